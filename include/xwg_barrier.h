@@ -1,0 +1,303 @@
+/*
+ * xwg_barrier.h - the public API of xwg, a portable inter-workgroup barrier
+ * for OpenCL kernels.
+ *
+ * xwg finds, at run time and for the kernel at hand, how many workgroups are
+ * really co-resident on a device (the occupancy discovery protocol of
+ * Sorensen et al., OOPSLA 2016), launches the kernel with no more groups
+ * than that, and gives the kernel ids relative to the participating groups.
+ *
+ * Typical use:
+ *
+ *     xwg_context *xc;
+ *     xwg_context_create(cl_ctx, dev, NULL, &xc);
+ *     cl_program prog; char *log = NULL;
+ *     xwg_program_build(xc, source, "", &prog, &log);   // no #include needed
+ *     cl_kernel k = clCreateKernel(prog, "my_kernel", &err);
+ *     // ... set the user's own arguments; xwg owns the XWG_STATE argument ...
+ *     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+ *     xwg_discover(xc, k, 256, &occ);                  // occ.groups co-resident
+ *
+ * and in the kernel source:
+ *
+ *     __kernel void my_kernel(__global float *data, XWG_STATE) {
+ *         XWG_DISCOVER();                 // non-participating groups return
+ *         for (uint i = xwg_global_id(); i < n; i += xwg_global_size()) ...
+ *     }
+ *
+ * Error handling: every function returns an int status. 0 is success, the
+ * negative CL_* values of OpenCL pass through unchanged, and xwg's own codes
+ * lie in [-20099, -20000], clear of OpenCL's core and extension ranges.
+ *
+ * Thread safety: xwg_status_string(), xwg_status_name(), xwg_version*() and
+ * xwg_options_init() may be called from any thread at any time. One
+ * xwg_context may be used from several threads at once: xwg_discover(),
+ * xwg_launch() and xwg_program_build() serialise on a mutex inside the
+ * context where they touch shared state. xwg_context_release() must not race
+ * with any other call on the same context.
+ */
+#ifndef XWG_BARRIER_H
+#define XWG_BARRIER_H
+
+#include <stddef.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define XWG_EXPORT
+#elif defined(__GNUC__)
+#define XWG_EXPORT __attribute__((visibility("default")))
+#else
+#define XWG_EXPORT
+#endif
+
+/* ---- Version -------------------------------------------------------- */
+
+#define XWG_VERSION_MAJOR 0
+#define XWG_VERSION_MINOR 1
+#define XWG_VERSION_PATCH 0
+#define XWG_VERSION_HEX \
+    ((XWG_VERSION_MAJOR << 16) | (XWG_VERSION_MINOR << 8) | XWG_VERSION_PATCH)
+
+/* The version of the library actually linked, as XWG_VERSION_HEX. */
+XWG_EXPORT unsigned xwg_version(void);
+/* The same as "MAJOR.MINOR.PATCH". */
+XWG_EXPORT const char *xwg_version_string(void);
+
+/* ---- Status codes ----------------------------------------------------
+ * One X-macro table makes the enum, the messages and the names, so a code
+ * cannot be half-added. OpenCL's own codes are not listed here: they pass
+ * through as their negative CL_* values and xwg_status_string() knows them.
+ */
+#define XWG_STATUS_MAP(X)                                                     \
+    X(SUCCESS, 0, "success")                                                  \
+    X(ERROR_INVALID_ARGUMENT, -20000,                                         \
+      "invalid argument (NULL handle, bad size or bad option)")               \
+    X(ERROR_UNSUPPORTED_DEVICE, -20001,                                       \
+      "the device cannot support the requested xwg path")                     \
+    X(ERROR_BUILD_FAILED, -20002,                                             \
+      "the OpenCL program failed to build (see the build log)")               \
+    X(ERROR_NO_STATE_ARG, -20003,                                             \
+      "the kernel has no XWG_STATE parameter")                                \
+    X(ERROR_BARRIER_TIMEOUT, -20004,                                          \
+      "a global barrier wait exceeded its watchdog bound")                    \
+    X(ERROR_OUT_OF_HOST_MEMORY, -20005, "out of host memory")                 \
+    X(ERROR_DISCOVERY_FAILED, -20006,                                         \
+      "the discovery protocol returned an inconsistent result")               \
+    X(ERROR_NO_DEVICE, -20007, "no OpenCL device was found")
+
+typedef enum xwg_status {
+#define XWG__STATUS_ENUM(name, value, message) XWG_##name = (value),
+    XWG_STATUS_MAP(XWG__STATUS_ENUM)
+#undef XWG__STATUS_ENUM
+} xwg_status;
+
+/* A message for any status: xwg's own, OpenCL's (CL_INVALID_VALUE, ...) or
+ * an unknown one. Never NULL; the string is static. */
+XWG_EXPORT const char *xwg_status_string(int status);
+/* The symbolic name ("XWG_ERROR_NO_STATE_ARG", "CL_INVALID_VALUE"). */
+XWG_EXPORT const char *xwg_status_name(int status);
+
+/* ---- Options ----------------------------------------------------------- */
+
+/* Which atomics the kernel-side library is built on. */
+typedef enum xwg_atomics_path {
+    XWG_ATOMICS_AUTO = 0, /* choose from what the device promises */
+    XWG_ATOMICS_CL20 = 1, /* C11 atomics, explicit order, device scope */
+    XWG_ATOMICS_CL12 = 2  /* OpenCL 1.x atomic_* built-ins, volatile, fences */
+} xwg_atomics_path;
+
+/* Which occupancy discovery protocol XWG_DISCOVER() runs. */
+typedef enum xwg_discovery_protocol {
+    XWG_DISCOVERY_DEFAULT = 0,
+    /* The paper's: a fair ticket lock around polling and closing. Full
+     * recall, but every launched group takes the lock twice, one after
+     * another, so its time grows with the launch. */
+    XWG_DISCOVERY_TICKET_LOCK = 1,
+    /* xwg's own: one lock-free arrival word; a participant joins with one
+     * fetch-add, and the poll closes once the count has stayed unchanged for
+     * window of time. Late groups leave after a single atomic. */
+    XWG_DISCOVERY_STABLE_WINDOW = 2
+} xwg_discovery_protocol;
+
+/* Options of a context. Always initialise with xwg_options_init() or
+ * XWG_OPTIONS_INIT: the size field lets the struct grow without breaking
+ * programs built against an older header. */
+typedef struct xwg_options {
+    size_t size;                      /* sizeof(xwg_options) */
+    xwg_atomics_path atomics;         /* AUTO; env XWG_ATOMICS overrides */
+    xwg_discovery_protocol discovery; /* DEFAULT; env XWG_DISCOVERY too */
+    /* Microseconds of the closing window (stable-window protocol: the
+     * count must stay unchanged this long) or of the delay before closing
+     * (ticket lock). OpenCL C has no clock: xwg times its polling loop on
+     * the device once per context and converts. 0: the device's default,
+     * see xwg_device_info.discovery_window_us. */
+    cl_uint discovery_window_us;
+} xwg_options;
+
+#define XWG_OPTIONS_INIT {sizeof(xwg_options), XWG_ATOMICS_AUTO, \
+                          XWG_DISCOVERY_DEFAULT, 0}
+
+/* Fills opts with the defaults (and its size). */
+XWG_EXPORT void xwg_options_init(xwg_options *opts);
+
+/* ---- Context --------------------------------------------------------- */
+
+typedef struct xwg_context xwg_context;
+
+/* Creates an xwg context for one device of an OpenCL context. It probes the
+ * device (OpenCL C versions and features, atomic capabilities, compute
+ * units, work-group size, local memory) and chooses the atomics path.
+ * The OpenCL context is retained, not copied; opts may be NULL.
+ * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
+ * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
+ * (a forced path the device cannot compile, or no global atomics),
+ * XWG_ERROR_OUT_OF_HOST_MEMORY, or an OpenCL error. On error *out is NULL
+ * and nothing is left allocated or retained. */
+XWG_EXPORT int xwg_context_create(cl_context context, cl_device_id device,
+                                  const xwg_options *opts, xwg_context **out);
+
+/* Releases everything the context holds. NULL is accepted and ignored. */
+XWG_EXPORT void xwg_context_release(xwg_context *ctx);
+
+/* What the probe found and what was chosen. */
+typedef struct xwg_device_info {
+    size_t size; /* set by the caller: sizeof(xwg_device_info) */
+    char platform_name[128];
+    char device_name[128];
+    char driver_version[64];
+    char opencl_c_version[64];   /* CL_DEVICE_OPENCL_C_VERSION */
+    unsigned opencl_c_max;       /* highest OpenCL C supported, e.g. 300 */
+    cl_device_type device_type;
+    cl_uint compute_units;
+    size_t max_work_group_size;
+    cl_ulong local_mem_size;
+    /* CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES / _FENCE_CAPABILITIES; 0 where
+     * the device predates OpenCL 3.0 and cannot report them. */
+    cl_bitfield atomic_memory_capabilities;
+    cl_bitfield atomic_fence_capabilities;
+    int has_c11_atomics_feature; /* __opencl_c_atomic_order_acq_rel etc. */
+    xwg_atomics_path atomics_path;      /* the path chosen */
+    char atomics_reason[256];           /* why, in one sentence */
+    xwg_discovery_protocol discovery;   /* the protocol chosen */
+    cl_uint discovery_window_us;        /* its window, in microseconds */
+    /* Filled by the first discovery on the context, 0 until then: the
+     * device time of one poll of the window loop, and the window in
+     * polls. */
+    double poll_ns;
+    cl_uint discovery_window_polls;
+} xwg_device_info;
+
+#define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}
+
+/* Copies what was probed and chosen into *info (whose size must be set). */
+XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
+                                 xwg_device_info *info);
+
+/* ---- Building programs --------------------------------------------- */
+
+/* Builds user source with xwg's kernel-side library in front: the user
+ * needs no #include, and a "#line 1" keeps build-log line numbers equal to
+ * the user's own. The chosen path's defines, -cl-kernel-arg-info and the
+ * matching -cl-std are added to the caller's options (which may be NULL).
+ * On success *out holds the program (the caller releases it). On failure
+ * *out is NULL; if log is not NULL, *log receives the whole build log
+ * (caller frees it with free()) or NULL; the status is
+ * XWG_ERROR_BUILD_FAILED for a compile error. */
+XWG_EXPORT int xwg_program_build(xwg_context *ctx, const char *source,
+                                 const char *options, cl_program *out,
+                                 char **log);
+
+/* The kernel-side library's source, as embedded (for reading or for users
+ * who build programs themselves). Static; never NULL. */
+XWG_EXPORT const char *xwg_kernel_library_source(void);
+
+/* ---- Occupancy discovery -------------------------------------------- */
+
+typedef struct xwg_occupancy {
+    size_t size;            /* set by the caller: sizeof(xwg_occupancy) */
+    cl_uint groups;         /* co-resident groups found (>= 1) */
+    size_t local_size;      /* the work-group size discovered for */
+    cl_ulong local_mem;     /* CL_KERNEL_LOCAL_MEM_SIZE at discovery */
+    cl_uint groups_launched; /* groups the last discovery launch had */
+    double time_ms;         /* wall time of the discovery launches */
+    double kernel_ms;       /* device time of the last launch (profiling) */
+    int from_cache;         /* 1: answered from the cache */
+} xwg_occupancy;
+
+#define XWG_OCCUPANCY_INIT {sizeof(xwg_occupancy)}
+
+/* Runs the discovery protocol with the user's own kernel, in a
+ * discovery-only mode: the kernel is launched as it is (so with its own
+ * registers and local memory), XWG_DISCOVER() runs, and every group returns
+ * right after it. Every participant polled before the poll closed and
+ * stays resident until it has seen it closed, so all participants were
+ * resident together at the moment of closing: the count is a safe bound.
+ * The user's arguments must be set (OpenCL needs every argument set to
+ * launch); xwg sets the XWG_STATE argument itself. Results are cached per
+ * kernel, local size and CL_KERNEL_LOCAL_MEM_SIZE (so a new dynamic __local
+ * size is discovered again); xwg_discover_uncached() skips the cache.
+ * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, local_size 0 or above the
+ * device's or the kernel's maximum), XWG_ERROR_NO_STATE_ARG,
+ * XWG_ERROR_DISCOVERY_FAILED, or an OpenCL error. */
+XWG_EXPORT int xwg_discover(xwg_context *ctx, cl_kernel kernel,
+                            size_t local_size, xwg_occupancy *out);
+XWG_EXPORT int xwg_discover_uncached(xwg_context *ctx, cl_kernel kernel,
+                                     size_t local_size, xwg_occupancy *out);
+
+/* ---- Launching -------------------------------------------------------- */
+
+typedef struct xwg_launch_info {
+    size_t size;        /* set by the caller: sizeof(xwg_launch_info) */
+    cl_uint groups;     /* groups that participated */
+    cl_uint groups_launched;
+} xwg_launch_info;
+
+#define XWG_LAUNCH_INFO_INIT {sizeof(xwg_launch_info)}
+
+typedef struct xwg_launch_options {
+    size_t size;        /* sizeof(xwg_launch_options) */
+    /* Launch exactly this many groups instead of the discovered count
+     * (0: discovered). The in-kernel protocol still admits only
+     * co-resident groups unless skip_discovery is set. */
+    cl_uint groups;
+    /* Skip discovery: no host discovery and no in-kernel protocol; every
+     * launched group participates with its hardware id. Unsafe past the
+     * occupancy. */
+    int skip_discovery;
+} xwg_launch_options;
+
+#define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0}
+
+/* Finds the kernel's XWG_STATE parameter, discovers the occupancy (cached),
+ * launches that many groups of local_size on queue and waits for them.
+ * info may be NULL. Errors as xwg_discover(), plus OpenCL's. */
+XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
+                          cl_kernel kernel, size_t local_size,
+                          xwg_launch_info *info);
+/* The same with per-launch options (opts may be NULL). */
+XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
+                             cl_kernel kernel, size_t local_size,
+                             const xwg_launch_options *opts,
+                             xwg_launch_info *info);
+
+/* ---- Conveniences ------------------------------------------------------ */
+
+/* The first device of the platform whose name contains name_part (or of the
+ * first platform if name_part is NULL or empty), preferring GPUs. */
+XWG_EXPORT int xwg_find_device(const char *name_part,
+                               cl_platform_id *platform,
+                               cl_device_id *device);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XWG_BARRIER_H */

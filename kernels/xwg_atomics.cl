@@ -1,0 +1,136 @@
+/*
+ * xwg_atomics.cl - the atomic operations the rest of the kernel-side library
+ * is written in, for each of the two atomics paths, and the layout of the
+ * state buffer that XWG_STATE carries.
+ *
+ * The host puts exactly one of these in front of this file:
+ *   #define XWG_PATH_CL20 1   C11 atomics with explicit order and scope
+ *                             (OpenCL C 2.0 / 3.0 with acq_rel and device
+ *                             scope promised by the device);
+ *   #define XWG_PATH_CL12 1   OpenCL 1.x atomic_* built-ins on volatile
+ *                             words, ordered by mem_fence.
+ *
+ * Every function names the memory order it gives. On the cl12 path a
+ * "release" is a global fence followed by the store, and an "acquire" is
+ * the load followed by a global fence: OpenCL 1.x has no ordered atomics,
+ * and this is the strongest ordering it can express. The proof of the
+ * protocols and barriers covers the cl20 path; the cl12 path rests on tests.
+ */
+
+#if defined(XWG_PATH_CL20)
+
+/* A word of xwg state. The state buffer is a plain array of 32-bit words;
+ * atomic_uint has the same size and representation. */
+typedef atomic_uint xwg_word;
+#define XWG__GLOBAL_WORD __global xwg_word
+
+/* A load that orders nothing; used where only the value matters (spinning
+ * until something changes; the ordering comes from a later acquire). */
+inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
+{
+    return atomic_load_explicit(p, memory_order_relaxed, memory_scope_device);
+}
+
+/* A load whose value, once seen, makes visible everything the writer did
+ * before its matching release (device scope: any group on this device). */
+inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
+{
+    return atomic_load_explicit(p, memory_order_acquire, memory_scope_device);
+}
+
+/* A store that publishes everything this work-item did before it to any
+ * group that acquires the value (device scope). */
+inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    atomic_store_explicit(p, v, memory_order_release, memory_scope_device);
+}
+
+inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    atomic_store_explicit(p, v, memory_order_relaxed, memory_scope_device);
+}
+
+/* Read-modify-writes that both acquire (see earlier releases) and release
+ * (publish this work-item's earlier writes). */
+inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_acq_rel,
+                                     memory_scope_device);
+}
+
+inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    return atomic_fetch_or_explicit(p, v, memory_order_acq_rel,
+                                    memory_scope_device);
+}
+
+/* A read-modify-write that orders nothing (taking a ticket: the lock it
+ * queues for gives the ordering). */
+inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_relaxed,
+                                     memory_scope_device);
+}
+
+#elif defined(XWG_PATH_CL12)
+
+typedef uint xwg_word;
+#define XWG__GLOBAL_WORD __global xwg_word
+
+/* volatile: every poll goes to memory (on GPUs past the non-coherent L1). */
+inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
+{
+    return *p;
+}
+
+/* The load, then a global fence, so that no later access of this
+ * work-item is performed before the value was read. */
+inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
+{
+    uint v = *p;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return v;
+}
+
+/* A global fence, then an atomic exchange, so that every earlier write of
+ * this work-item is performed before the new value can be seen. */
+inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    atomic_xchg(p, v);
+}
+
+inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    atomic_xchg(p, v);
+}
+
+/* Fences on both sides make the 1.x read-modify-write act as acq_rel. */
+inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    uint old = atomic_add(p, v);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return old;
+}
+
+inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    uint old = atomic_or(p, v);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return old;
+}
+
+inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    return atomic_add(p, v);
+}
+
+#else
+#error "xwg: define XWG_PATH_CL20 or XWG_PATH_CL12 (xwg_program_build does)"
+#endif
+
+/* The kernel parameter that carries xwg's state. Any position in the
+ * parameter list; the host finds it by its name. */
+#define XWG_STATE volatile XWG__GLOBAL_WORD *xwg__state

@@ -1,0 +1,218 @@
+/*
+ * xwg_discovery.cl - the occupancy discovery protocols, XWG_DISCOVER() and
+ * the participant-relative ids.
+ *
+ * Specification (docs/design in README.md): a group participates only if it
+ * joined the poll before the poll closed, and it stays resident until it has
+ * seen the poll closed. So at the moment of closing every participant is
+ * resident: the count is a safe lower bound of the co-resident groups. Ids
+ * are distinct and dense in [0, count), and every participant reads the
+ * same count.
+ *
+ * Only work-item 0 of a group takes part; the others wait at a work-group
+ * barrier. No work-item ever spins on a value set by another work-item of
+ * its own group (PoCL runs a group's work-items one after another between
+ * barriers, so such a spin would never end).
+ */
+
+/* What a participant knows about itself; private to each work-item. */
+typedef struct xwg_self {
+    volatile XWG__GLOBAL_WORD *state;
+    uint group_id;   /* 0 .. num_groups-1 among the participants */
+    uint num_groups; /* participants; 0 in a group that must return */
+} xwg_self;
+
+/* ---- The discovery window, shared by both protocols ------------------ */
+
+/* A `launched` that no arrival count reaches: poll for the whole window. */
+#define XWG__NO_LIMIT 0xffffffffu
+
+/* Polls the arrivals word until no group has joined for `window`
+ * consecutive polls, the poll has closed, or all `launched` groups have
+ * joined (then none can come). Relaxed: only the value matters here; the
+ * caller's fetch-or orders. The host times this very loop (calibration
+ * mode) to turn a window in microseconds into polls. */
+inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
+                             uint window, uint launched)
+{
+    uint stable = 0u;
+    while (stable < window && seen != launched) {
+        uint now = xwg__load_relaxed(arrivals);
+        if (now & XWG__CLOSED)
+            break;
+        stable = (now == seen) ? stable + 1u : 0u;
+        seen = now;
+    }
+}
+
+/* ---- The paper's protocol: a fair ticket lock ------------------------ */
+
+inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state)
+{
+    /* Take a ticket. Relaxed: the acquire below gives the ordering. */
+    uint ticket = xwg__fetch_add_relaxed(&state[XWG__W_TICKET_NEXT], 1u);
+    /* Lock acquire: see every write of the previous holder. */
+    while (xwg__load_acquire(&state[XWG__W_TICKET_SERVE]) != ticket) {
+    }
+    return ticket;
+}
+
+inline void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticket)
+{
+    /* Lock release: publish this holder's writes to the next holder. */
+    xwg__store_release(&state[XWG__W_TICKET_SERVE], ticket + 1u);
+}
+
+/* Returns the participant's id, or 0xffffffff if the poll had closed. */
+inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
+                                  uint *count)
+{
+    /* Polling phase: inside the lock, so relaxed accesses suffice. */
+    uint ticket = xwg__ticket_lock(state);
+    uint id = 0xffffffffu;
+    if (xwg__load_relaxed(&state[XWG__W_POLL_OPEN]) != 0u) {
+        id = xwg__load_relaxed(&state[XWG__W_COUNT]);
+        xwg__store_relaxed(&state[XWG__W_COUNT], id + 1u);
+    }
+    xwg__ticket_unlock(state, ticket);
+    if (id == 0xffffffffu)
+        return id;
+
+    /* The paper's delay between polling and closing, which CPUs need:
+     * other groups' threads take time to start. The arrivals word is
+     * unused (0) under this protocol, so this is exactly `window` polls,
+     * the loop the host calibrated. */
+    xwg__wait_stable(&state[XWG__W_ARRIVALS], 0u,
+                     xwg__load_relaxed(&state[XWG__W_WINDOW]),
+                     XWG__NO_LIMIT);
+
+    /* Closing phase. The count is stable once the poll is closed, and we
+     * read it inside the lock after closing. */
+    ticket = xwg__ticket_lock(state);
+    xwg__store_relaxed(&state[XWG__W_POLL_OPEN], 0u);
+    *count = xwg__load_relaxed(&state[XWG__W_COUNT]);
+    xwg__ticket_unlock(state, ticket);
+    return id;
+}
+
+/* ---- xwg's protocol: one lock-free word and a stability window --------- */
+
+inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
+                                    uint *count)
+{
+    volatile XWG__GLOBAL_WORD *arrivals = &state[XWG__W_ARRIVALS];
+
+    /* Join: one fetch-add. If the closed bit was already set, the group
+     * arrived after closing and leaves at once (its increment lands in the
+     * low bits but nobody reads them after closing). acq_rel: orders the
+     * join before anything the participant does next. */
+    uint old = xwg__fetch_add_acq_rel(arrivals, 1u);
+    if (old & XWG__CLOSED)
+        return 0xffffffffu;
+
+    /* Wait until the groups that fit have all been started. */
+    xwg__wait_stable(arrivals, old + 1u,
+                     xwg__load_relaxed(&state[XWG__W_WINDOW]),
+                     (uint)get_num_groups(0));
+
+    /* Close. Exactly one participant sees the bit clear in the old value;
+     * the arrivals before its fetch-or are the participants, so it
+     * publishes that count (release: the count is the last word written
+     * by the protocol). acq_rel on the fetch-or orders it after our join. */
+    uint before = xwg__fetch_or_acq_rel(arrivals, XWG__CLOSED);
+    if (!(before & XWG__CLOSED))
+        xwg__store_release(&state[XWG__W_COUNT], before);
+
+    /* Every participant waits for the published count. The closer is a
+     * participant and resident, so this ends. Acquire: pairs with the
+     * closer's release. */
+    uint n;
+    while ((n = xwg__load_acquire(&state[XWG__W_COUNT])) == 0u) {
+    }
+    *count = n;
+    return old;
+}
+
+#if defined(XWG_TEST_BROKEN_DISCOVERY)
+/* TEST ONLY: a known-bad discovery that admits every launched group and
+ * never closes. It must be caught by the safety tests. */
+inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
+{
+    uint id = xwg__fetch_add_acq_rel(&state[XWG__W_ARRIVALS], 1u);
+    *count = get_num_groups(0);
+    xwg__store_release(&state[XWG__W_COUNT], *count);
+    return id;
+}
+#endif
+
+/* ---- XWG_DISCOVER() ------------------------------------------------------ */
+
+inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
+                              __local uint *shared)
+{
+    if (get_local_id(0) == 0) {
+        uint mode = xwg__load_relaxed(&state[XWG__W_MODE]);
+        uint id = get_group_id(0);
+        uint count = get_num_groups(0);
+        if (mode == XWG__MODE_CALIBRATE) {
+            /* Group 0 polls an unchanging word `window` times; the host
+             * times it. Every group then returns. */
+            if (get_group_id(0) == 0u)
+                xwg__wait_stable(&state[XWG__W_ARRIVALS], 0u,
+                                 xwg__load_relaxed(&state[XWG__W_WINDOW]),
+                                 XWG__NO_LIMIT);
+            count = 0u;
+        } else if (mode != XWG__MODE_SKIP) {
+#if defined(XWG_TEST_BROKEN_DISCOVERY)
+            id = xwg__poll_broken(state, &count);
+#else
+            if (xwg__load_relaxed(&state[XWG__W_PROTOCOL]) == 1u)
+                id = xwg__poll_ticket_lock(state, &count);
+            else
+                id = xwg__poll_stable_window(state, &count);
+#endif
+            /* Non-participants, and everyone in discovery-only mode,
+             * return: a count of 0 tells the group so. */
+            if (id == 0xffffffffu || mode == XWG__MODE_DISCOVERY_ONLY)
+                count = 0u;
+        }
+        shared[0] = id;
+        shared[1] = count;
+    }
+    /* The ids reach the group's other work-items through local memory. */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    xwg_self self;
+    self.state = state;
+    self.group_id = shared[0];
+    self.num_groups = shared[1];
+    return self;
+}
+
+/* The first statement of a kernel that has an XWG_STATE parameter. It runs
+ * the protocol, and groups that do not participate return. It declares
+ * names at kernel scope (local memory must be declared there). */
+#define XWG_DISCOVER()                                                       \
+    __local uint xwg__shared_ids[2];                                          \
+    const xwg_self xwg__self = xwg__discover(xwg__state, xwg__shared_ids);    \
+    if (xwg__self.num_groups == 0u)                                           \
+    return
+
+/* Ids relative to the participants, for grid-stride loops. The _of forms
+ * take the xwg_self explicitly, for helper functions (pass XWG_SELF). */
+#define XWG_SELF xwg__self
+
+inline uint xwg_group_id_of(xwg_self self) { return self.group_id; }
+inline uint xwg_num_groups_of(xwg_self self) { return self.num_groups; }
+inline uint xwg_global_id_of(xwg_self self)
+{
+    return self.group_id * (uint)get_local_size(0) + (uint)get_local_id(0);
+}
+inline uint xwg_global_size_of(xwg_self self)
+{
+    return self.num_groups * (uint)get_local_size(0);
+}
+
+#define xwg_group_id() xwg_group_id_of(xwg__self)
+#define xwg_num_groups() xwg_num_groups_of(xwg__self)
+#define xwg_global_id() xwg_global_id_of(xwg__self)
+#define xwg_global_size() xwg_global_size_of(xwg__self)

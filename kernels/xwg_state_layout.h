@@ -1,0 +1,31 @@
+/*
+ * xwg_state_layout.h - the layout of the state buffer that XWG_STATE
+ * carries. Valid C and OpenCL C: the host library includes it, and it is
+ * embedded in front of the kernel-side library, so the two cannot disagree.
+ *
+ * The buffer is an array of 32-bit words. The host writes the header words
+ * before every launch and zeroes the rest. Each word that groups contend on
+ * sits on its own 128-byte line, so that spinning on one does not slow the
+ * writers of another.
+ */
+#ifndef XWG_STATE_LAYOUT_H
+#define XWG_STATE_LAYOUT_H
+
+#define XWG__W_MODE 0u           /* XWG__MODE_* below */
+#define XWG__W_PROTOCOL 1u       /* xwg_discovery_protocol: 1 ticket, 2 window */
+#define XWG__W_WINDOW 2u         /* spins of the closing window / delay */
+#define XWG__W_ARRIVALS 32u      /* stable window: closed bit | arrivals */
+#define XWG__W_COUNT 64u         /* participants, published once closed */
+#define XWG__W_TICKET_NEXT 96u   /* ticket lock: next ticket to hand out */
+#define XWG__W_TICKET_SERVE 128u /* ticket lock: ticket now served */
+#define XWG__W_POLL_OPEN 160u    /* ticket lock: 1 while the poll is open */
+#define XWG__STATE_WORDS 192u    /* words in the whole buffer */
+
+#define XWG__MODE_RUN 0u            /* protocol, then the kernel body */
+#define XWG__MODE_DISCOVERY_ONLY 1u /* protocol, then every group returns */
+#define XWG__MODE_SKIP 2u           /* no protocol: hardware ids */
+#define XWG__MODE_CALIBRATE 3u      /* group 0 times the window loop */
+
+#define XWG__CLOSED 0x80000000u /* stable window: the poll has closed */
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * xwg_discover.c - the xwg-discover command: occupancy per OpenCL device.
+ *
+ * For each device, for each work-group size and dynamic local-memory size
+ * asked for, it runs xwg's discovery --repeat times on a small kernel and
+ * reports the groups found (min, median, max), groups per compute unit, the
+ * atomics path and the discovery time.
+ */
+#include "cli_args.h"
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two probe kernels: without and with a dynamic __local argument (OpenCL
+ * cannot set a __local argument to 0 bytes). Their bodies never run in
+ * discovery; they exist so the local memory is really allocated. */
+static const char probe_source[] =
+    "__kernel void xwg_probe(XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "}\n"
+    "__kernel void xwg_probe_local(__local uint *scratch, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        scratch[0] = xwg_group_id();\n"
+    "}\n";
+
+typedef struct row {
+    size_t local_size;
+    unsigned long long local_mem;
+    cl_uint min, median, max;
+    double time_ms; /* median */
+} row;
+
+static int cmp_uint(const void *a, const void *b)
+{
+    cl_uint x = *(const cl_uint *)a, y = *(const cl_uint *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs discovery `repeat` times for one configuration. */
+static int measure(xwg_context *xc, cl_kernel k, size_t local, int repeat,
+                   row *r)
+{
+    cl_uint groups[1000];
+    double times[1000];
+    for (int i = 0; i < repeat; i++) {
+        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+        int err = xwg_discover_uncached(xc, k, local, &occ);
+        if (err != XWG_SUCCESS)
+            return err;
+        groups[i] = occ.groups;
+        times[i] = occ.time_ms;
+    }
+    qsort(groups, repeat, sizeof *groups, cmp_uint);
+    qsort(times, repeat, sizeof *times, cmp_double);
+    r->min = groups[0];
+    r->median = groups[repeat / 2];
+    r->max = groups[repeat - 1];
+    r->time_ms = times[repeat / 2];
+    return XWG_SUCCESS;
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_device(const cli_args *a, const xwg_device_info *info,
+                         const row *rows, size_t n, int pi, int di,
+                         int first)
+{
+    const char *path = info->atomics_path == XWG_ATOMICS_CL20 ? "cl20"
+                                                               : "cl12";
+    if (a->json) {
+        printf("%s\n  {\"platform\": ", first ? "" : ",");
+        json_string(info->platform_name);
+        printf(", \"platform_index\": %d, \"device\": ", pi);
+        json_string(info->device_name);
+        printf(", \"device_index\": %d, \"opencl_c\": ", di);
+        json_string(info->opencl_c_version);
+        printf(", \"atomics_path\": \"%s\", \"atomics_reason\": ", path);
+        json_string(info->atomics_reason);
+        printf(", \"compute_units\": %u, \"discovery\": \"%s\", "
+               "\"occupancy\": [",
+               info->compute_units,
+               info->discovery == XWG_DISCOVERY_TICKET_LOCK ? "ticket"
+                                                            : "window");
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n    {\"local_size\": %zu, \"local_mem\": %llu, "
+                   "\"groups_min\": %u, \"groups_median\": %u, "
+                   "\"groups_max\": %u, \"time_ms\": %.3f}",
+                   i ? "," : "", rows[i].local_size, rows[i].local_mem,
+                   rows[i].min, rows[i].median, rows[i].max,
+                   rows[i].time_ms);
+        printf("]}");
+        return;
+    }
+    printf("platform %d: %s\n  device %d: %s\n", pi, info->platform_name, di,
+           info->device_name);
+    printf("    %s, %u compute units, atomics path %s (%s)\n",
+           info->opencl_c_version, info->compute_units, path,
+           info->atomics_reason);
+    printf("    %10s %10s %8s %8s %8s %8s %10s\n", "local_size", "local_mem",
+           "min", "median", "max", "per_CU", "time_ms");
+    for (size_t i = 0; i < n; i++)
+        printf("    %10zu %10llu %8u %8u %8u %8.2f %10.3f\n",
+               rows[i].local_size, rows[i].local_mem, rows[i].min,
+               rows[i].median, rows[i].max,
+               (double)rows[i].median / info->compute_units, rows[i].time_ms);
+}
+
+/* Every configuration on one device. Returns an xwg status. */
+static int run_device(const cli_args *a, cl_platform_id platform,
+                      cl_device_id device, int pi, int di, int first)
+{
+    int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)platform, 0};
+    cl_context cl = clCreateContext(props, 1, &device, NULL, NULL, &err);
+    if (cl == NULL)
+        return err;
+    xwg_options opts;
+    xwg_options_init(&opts);
+    opts.discovery = (xwg_discovery_protocol)a->protocol;
+    opts.discovery_window_us = a->window_us;
+    xwg_context *xc = NULL;
+    cl_program prog = NULL;
+    cl_kernel plain = NULL, with_local = NULL;
+    char *log = NULL;
+    row rows[CLI_MAX_LIST * CLI_MAX_LIST];
+    size_t n = 0;
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+
+    err = xwg_context_create(cl, device, &opts, &xc);
+    if (err == XWG_SUCCESS)
+        err = xwg_program_build(xc, probe_source, NULL, &prog, &log);
+    if (err == XWG_ERROR_BUILD_FAILED && log != NULL)
+        fprintf(stderr, "xwg-discover: probe kernel build log:\n%s\n", log);
+    if (err == XWG_SUCCESS)
+        plain = clCreateKernel(prog, "xwg_probe", &err);
+    if (err == XWG_SUCCESS)
+        with_local = clCreateKernel(prog, "xwg_probe_local", &err);
+    if (err == XWG_SUCCESS)
+        err = xwg_context_query(xc, &info);
+
+    cl_ulong own = 0;   /* xwg's own static local memory */
+    size_t max_local = 0; /* the most this kernel takes on this device */
+    if (err == XWG_SUCCESS)
+        err = clGetKernelWorkGroupInfo(plain, device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                       sizeof own, &own, NULL);
+    if (err == XWG_SUCCESS)
+        err = clGetKernelWorkGroupInfo(with_local, device,
+                                       CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof max_local, &max_local, NULL);
+    for (size_t i = 0; err == XWG_SUCCESS && i < a->n_local_sizes; i++) {
+        size_t local = a->local_sizes[i];
+        if (local > max_local) {
+            /* Capped at the maximum; skip a repeated cap. */
+            local = max_local;
+            if (n > 0 && rows[n - 1].local_size == local)
+                continue;
+        }
+        for (size_t j = 0; err == XWG_SUCCESS && j < a->n_local_mems; j++) {
+            unsigned long long mem = a->local_mems[j];
+            if (mem == CLI_LOCAL_MEM_MAX)
+                mem = info.local_mem_size - own;
+            if (mem + own > info.local_mem_size) {
+                fprintf(stderr,
+                        "xwg-discover: %s: skipping %llu bytes of local "
+                        "memory (the device has %llu)\n",
+                        info.device_name, mem,
+                        (unsigned long long)info.local_mem_size);
+                continue;
+            }
+            cl_kernel k = mem == 0 ? plain : with_local;
+            if (mem > 0)
+                err = clSetKernelArg(k, 0, (size_t)mem, NULL);
+            if (err == XWG_SUCCESS) {
+                rows[n].local_size = local;
+                rows[n].local_mem = mem;
+                err = measure(xc, k, local, a->repeat, &rows[n]);
+            }
+            /* A size this kernel cannot take on this device is skipped. */
+            if (err == XWG_ERROR_INVALID_ARGUMENT) {
+                fprintf(stderr,
+                        "xwg-discover: %s: local size %zu with %llu bytes "
+                        "is not possible for this kernel; skipped\n",
+                        info.device_name, local, mem);
+                err = XWG_SUCCESS;
+                continue;
+            }
+            if (err == XWG_SUCCESS)
+                n++;
+        }
+    }
+    if (err == XWG_SUCCESS)
+        print_device(a, &info, rows, n, pi, di, first);
+    free(log);
+    if (with_local)
+        clReleaseKernel(with_local);
+    if (plain)
+        clReleaseKernel(plain);
+    if (prog)
+        clReleaseProgram(prog);
+    xwg_context_release(xc);
+    clReleaseContext(cl);
+    return err;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args a;
+    char msg[256];
+    if (cli_parse(argc, argv, &a, msg, sizeof msg) != 0) {
+        fprintf(stderr, "xwg-discover: %s (try --help)\n", msg);
+        return 2;
+    }
+    if (a.help) {
+        fputs(cli_usage, stdout);
+        return 0;
+    }
+    if (a.version) {
+        printf("xwg-discover %s\n", xwg_version_string());
+        return 0;
+    }
+
+    cl_uint np = 0;
+    cl_platform_id platforms[32];
+    if (clGetPlatformIDs(32, platforms, &np) != CL_SUCCESS || np == 0) {
+        fprintf(stderr, "xwg-discover: no OpenCL platform found\n");
+        return 1;
+    }
+    if (np > 32)
+        np = 32;
+    if (a.platform >= (int)np) {
+        fprintf(stderr, "xwg-discover: no platform %d (there are %u)\n",
+                a.platform, np);
+        return 1;
+    }
+    int ran = 0, failed = 0;
+    if (a.json)
+        printf("[");
+    for (cl_uint p = 0; p < np; p++) {
+        if (a.platform >= 0 && (int)p != a.platform)
+            continue;
+        cl_uint nd = 0;
+        cl_device_id devices[32];
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 32, devices,
+                           &nd) != CL_SUCCESS)
+            nd = 0;
+        for (cl_uint d = 0; d < nd && d < 32; d++) {
+            if (a.device >= 0 && (int)d != a.device)
+                continue;
+            int err = run_device(&a, platforms[p], devices[d], (int)p,
+                                 (int)d, ran == 0);
+            if (err != XWG_SUCCESS) {
+                fprintf(stderr, "xwg-discover: platform %u device %u: %s (%s)\n",
+                        p, d, xwg_status_string(err), xwg_status_name(err));
+                failed++;
+            } else {
+                ran++;
+            }
+        }
+    }
+    if (a.json)
+        printf("\n]\n");
+    if (ran == 0 && failed == 0) {
+        fprintf(stderr, "xwg-discover: no OpenCL device found\n");
+        return 1;
+    }
+    return failed ? 1 : 0;
+}

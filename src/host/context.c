@@ -1,0 +1,202 @@
+/*
+ * context.c - creating and releasing an xwg context: options, environment
+ * overrides, the device probe, and the context's own queue and state.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Default discovery windows, per kind of device. GPUs start all resident
+ * groups within microseconds of each other. CPU runtimes wake a worker
+ * thread per compute unit, which can take milliseconds on a loaded
+ * machine. The figures in results/README.md were measured with these. */
+#define XWG__WINDOW_US_GPU 20u
+#define XWG__WINDOW_US_CPU 5000u
+
+/* A GPU and nothing else. Oclgrind, a simulator that runs groups on CPU
+ * threads, reports every device type at once, and needs the CPU window. */
+static int is_plain_gpu(cl_device_type type)
+{
+    return (type & CL_DEVICE_TYPE_GPU) && !(type & CL_DEVICE_TYPE_CPU);
+}
+
+void xwg_options_init(xwg_options *opts)
+{
+    if (opts == NULL)
+        return;
+    const xwg_options defaults = XWG_OPTIONS_INIT;
+    *opts = defaults;
+}
+
+/* Reads XWG_ATOMICS=cl20|cl12 over the caller's choice. */
+static int apply_environment(xwg_options *opts)
+{
+    const char *atomics = getenv("XWG_ATOMICS");
+    if (atomics != NULL && atomics[0] != '\0') {
+        if (!strcmp(atomics, "cl20"))
+            opts->atomics = XWG_ATOMICS_CL20;
+        else if (!strcmp(atomics, "cl12"))
+            opts->atomics = XWG_ATOMICS_CL12;
+        else if (!strcmp(atomics, "auto"))
+            opts->atomics = XWG_ATOMICS_AUTO;
+        else {
+            XWG__TRACE("XWG_ATOMICS=%s is neither cl20, cl12 nor auto",
+                       atomics);
+            return XWG_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    const char *discovery = getenv("XWG_DISCOVERY");
+    if (discovery != NULL && discovery[0] != '\0') {
+        if (!strcmp(discovery, "ticket"))
+            opts->discovery = XWG_DISCOVERY_TICKET_LOCK;
+        else if (!strcmp(discovery, "window"))
+            opts->discovery = XWG_DISCOVERY_STABLE_WINDOW;
+        else {
+            XWG__TRACE("XWG_DISCOVERY=%s is neither ticket nor window",
+                       discovery);
+            return XWG_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    return XWG_SUCCESS;
+}
+
+static int check_options(const xwg_options *opts)
+{
+    if (opts->size < sizeof(size_t) + sizeof(xwg_atomics_path))
+        return XWG_ERROR_INVALID_ARGUMENT;
+    if (opts->atomics != XWG_ATOMICS_AUTO &&
+        opts->atomics != XWG_ATOMICS_CL20 && opts->atomics != XWG_ATOMICS_CL12)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    if (opts->discovery != XWG_DISCOVERY_DEFAULT &&
+        opts->discovery != XWG_DISCOVERY_TICKET_LOCK &&
+        opts->discovery != XWG_DISCOVERY_STABLE_WINDOW)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    return XWG_SUCCESS;
+}
+
+/* 1 if device belongs to context. */
+static int context_has_device(cl_context context, cl_device_id device)
+{
+    cl_uint n = 0;
+    if (clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof n, &n,
+                         NULL) != CL_SUCCESS ||
+        n == 0)
+        return 0;
+    cl_device_id *devices = malloc(n * sizeof *devices);
+    if (devices == NULL)
+        return 0;
+    int found = 0;
+    if (clGetContextInfo(context, CL_CONTEXT_DEVICES, n * sizeof *devices,
+                         devices, NULL) == CL_SUCCESS)
+        for (cl_uint i = 0; i < n; i++)
+            found |= devices[i] == device;
+    free(devices);
+    return found;
+}
+
+int xwg_context_create(cl_context context, cl_device_id device,
+                       const xwg_options *opts, xwg_context **out)
+{
+    if (out == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (context == NULL || device == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+
+    xwg_options options;
+    xwg_options_init(&options);
+    if (opts != NULL) {
+        if (check_options(opts) != XWG_SUCCESS)
+            return XWG_ERROR_INVALID_ARGUMENT;
+        /* Take only the fields the caller's header knew about. */
+        size_t n = opts->size < sizeof options ? opts->size : sizeof options;
+        memcpy(&options, opts, n);
+        options.size = sizeof options;
+    }
+    int err = apply_environment(&options);
+    if (err != XWG_SUCCESS)
+        return err;
+    if (!context_has_device(context, device))
+        return XWG_ERROR_INVALID_ARGUMENT;
+
+    xwg_context *ctx = calloc(1, sizeof *ctx);
+    if (ctx == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    ctx->options = options;
+    ctx->info.size = sizeof ctx->info;
+    err = xwg__probe_device(device, options.atomics, &ctx->info);
+    if (err != XWG_SUCCESS) {
+        free(ctx);
+        return err;
+    }
+    ctx->info.discovery = options.discovery == XWG_DISCOVERY_DEFAULT
+                              ? XWG_DISCOVERY_STABLE_WINDOW
+                              : options.discovery;
+    ctx->info.discovery_window_us =
+        options.discovery_window_us != 0 ? options.discovery_window_us
+        : is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
+                                               : XWG__WINDOW_US_CPU;
+
+    /* Our own queue, so that discovery never waits behind user work; with
+     * profiling, to report the discovery kernel's device time. */
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                         CL_QUEUE_PROFILING_ENABLE, 0};
+    ctx->queue =
+        clCreateCommandQueueWithProperties(context, device, props, &err);
+    if (ctx->queue == NULL) {
+        /* OpenCL 1.2 platforms lack the 2.0 entry point. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        ctx->queue = clCreateCommandQueue(context, device,
+                                          CL_QUEUE_PROFILING_ENABLE, &err);
+#pragma GCC diagnostic pop
+        if (ctx->queue == NULL) {
+            free(ctx);
+            return err;
+        }
+    }
+    ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
+                                XWG__STATE_WORDS * sizeof(cl_uint), NULL, &err);
+    if (ctx->state == NULL) {
+        clReleaseCommandQueue(ctx->queue);
+        free(ctx);
+        return err;
+    }
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+        clReleaseMemObject(ctx->state);
+        clReleaseCommandQueue(ctx->queue);
+        free(ctx);
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    clRetainContext(context);
+    clRetainDevice(device);
+    ctx->cl = context;
+    ctx->device = device;
+    *out = ctx;
+    return XWG_SUCCESS;
+}
+
+void xwg_context_release(xwg_context *ctx)
+{
+    if (ctx == NULL)
+        return;
+    for (size_t i = 0; i < ctx->cache_len; i++) {
+        clReleaseKernel(ctx->cache[i].kernel);
+    }
+    free(ctx->cache);
+    clReleaseMemObject(ctx->state);
+    clReleaseCommandQueue(ctx->queue);
+    clReleaseDevice(ctx->device);
+    clReleaseContext(ctx->cl);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+int xwg_context_query(const xwg_context *ctx, xwg_device_info *info)
+{
+    if (ctx == NULL || info == NULL || !xwg__copy_versioned(info, &ctx->info,
+                                                          sizeof ctx->info))
+        return XWG_ERROR_INVALID_ARGUMENT;
+    return XWG_SUCCESS;
+}

@@ -1,0 +1,229 @@
+/*
+ * discovery.c - xwg_discover(): how many groups of a kernel are co-resident.
+ *
+ * The user's own kernel is launched in discovery-only mode (a word of the
+ * state buffer says so): XWG_DISCOVER() runs the protocol and then every
+ * group returns, so the kernel body never runs. This is honest about
+ * occupancy because it is the very binary that xwg_launch() will run, with
+ * the same registers and the same static and dynamic local memory. Each
+ * participant stays resident until it has seen the poll closed, so all of
+ * them were resident together at the moment of closing.
+ *
+ * A launch can only find as many groups as it has. If every launched group
+ * joined, the launch may have been too small: discovery doubles it and runs
+ * again, until some group arrives after the poll closed.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+/* Launch no more than this many work-items, whatever the doubling says. */
+#define XWG__MAX_DISCOVERY_ITEMS ((size_t)1 << 30)
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* The first launch: twice as many groups as 2048 work-items per compute
+ * unit allow (today's GPUs hold at most 2048 to 2560), at least 4 per
+ * compute unit. Too few only costs another, doubled, launch. */
+static size_t first_launch_groups(const xwg_context *ctx, size_t local_size)
+{
+    size_t per_unit = 4096 / local_size;
+    if (per_unit < 4)
+        per_unit = 4;
+    return (size_t)ctx->info.compute_units * per_unit;
+}
+
+/* One launch of `groups` groups in `mode`, waited for; its device time. */
+static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
+                    size_t local_size, size_t groups, cl_uint mode,
+                    cl_uint window_polls, double *kernel_ms)
+{
+    int err = xwg__reset_state(ctx, ctx->queue, mode, window_polls);
+    if (err != CL_SUCCESS)
+        return err;
+    err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &ctx->state);
+    if (err != CL_SUCCESS)
+        return err;
+    size_t global = groups * local_size;
+    cl_event done = NULL;
+    err = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global,
+                                 &local_size, 0, NULL, &done);
+    if (err != CL_SUCCESS)
+        return err;
+    err = clWaitForEvents(1, &done);
+    cl_ulong start = 0, end = 0;
+    if (err == CL_SUCCESS &&
+        clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof end,
+                                &end, NULL) == CL_SUCCESS)
+        *kernel_ms = (double)(end - start) / 1e6;
+    clReleaseEvent(done);
+    return err;
+}
+
+/* Times the window's polling loop on the device, once per context, and
+ * turns the window in microseconds into polls. OpenCL C has no clock, so
+ * this is how a window (and later the watchdog) gets a time. The
+ * difference of two launches (n and 2n polls) cancels the launch cost. */
+static int calibrate_locked(xwg_context *ctx, cl_kernel kernel,
+                            cl_uint state_arg, size_t local_size)
+{
+    double ns = 0;
+    for (cl_uint polls = 1024; polls <= (1u << 28); polls *= 4) {
+        double t1 = 0, t2 = 0;
+        int err = run_mode(ctx, kernel, state_arg, local_size, 1,
+                           XWG__MODE_CALIBRATE, polls, &t1);
+        if (err == CL_SUCCESS)
+            err = run_mode(ctx, kernel, state_arg, local_size, 1,
+                           XWG__MODE_CALIBRATE, 2 * polls, &t2);
+        if (err != CL_SUCCESS)
+            return err;
+        ns = (t2 - t1) * 1e6 / polls;
+        /* A millisecond of difference is well above timer noise. */
+        if (t2 - t1 >= 1.0)
+            break;
+    }
+    if (ns <= 0)
+        ns = 1; /* a timer that cannot see the loop: assume it is fast */
+    double polls = ctx->info.discovery_window_us * 1e3 / ns;
+    ctx->info.poll_ns = ns;
+    ctx->info.discovery_window_polls =
+        polls < 16 ? 16 : polls > 0x7fffffff ? 0x7fffffff : (cl_uint)polls;
+    XWG__TRACE("calibration: %.2f ns a poll; window %u us = %u polls", ns,
+               ctx->info.discovery_window_us, ctx->info.discovery_window_polls);
+    return XWG_SUCCESS;
+}
+
+static const xwg__cache_entry *cache_find(const xwg_context *ctx,
+                                          cl_kernel kernel, size_t local_size,
+                                          cl_ulong local_mem)
+{
+    for (size_t i = 0; i < ctx->cache_len; i++) {
+        const xwg__cache_entry *e = &ctx->cache[i];
+        if (e->kernel == kernel && e->local_size == local_size &&
+            e->local_mem == local_mem)
+            return e;
+    }
+    return NULL;
+}
+
+static int cache_store(xwg_context *ctx, cl_kernel kernel,
+                       const xwg_occupancy *result)
+{
+    xwg__cache_entry *e = (xwg__cache_entry *)cache_find(
+        ctx, kernel, result->local_size, result->local_mem);
+    if (e == NULL) {
+        if (ctx->cache_len == ctx->cache_cap) {
+            size_t cap = ctx->cache_cap ? 2 * ctx->cache_cap : 8;
+            xwg__cache_entry *grown =
+                realloc(ctx->cache, cap * sizeof *grown);
+            if (grown == NULL)
+                return XWG_ERROR_OUT_OF_HOST_MEMORY;
+            ctx->cache = grown;
+            ctx->cache_cap = cap;
+        }
+        e = &ctx->cache[ctx->cache_len++];
+        /* Retained, so that the handle cannot be freed and reused for
+         * another kernel while the entry exists. */
+        clRetainKernel(kernel);
+        e->kernel = kernel;
+        e->local_size = result->local_size;
+        e->local_mem = result->local_mem;
+    }
+    e->result = *result;
+    return XWG_SUCCESS;
+}
+
+/* The protocol itself, under ctx->lock. */
+static int discover_locked(xwg_context *ctx, cl_kernel kernel,
+                           cl_uint state_arg, size_t local_size,
+                           xwg_occupancy *found)
+{
+    double start = now_ms();
+    if (ctx->info.poll_ns == 0) {
+        int err = calibrate_locked(ctx, kernel, state_arg, local_size);
+        if (err != XWG_SUCCESS)
+            return err;
+        start = now_ms(); /* calibration is the context's, not this kernel's */
+    }
+    size_t groups = first_launch_groups(ctx, local_size);
+    for (;;) {
+        cl_uint count = 0;
+        double kernel_ms = 0;
+        int err = run_mode(ctx, kernel, state_arg, local_size, groups,
+                           XWG__MODE_DISCOVERY_ONLY,
+                           ctx->info.discovery_window_polls, &kernel_ms);
+        if (err == XWG_SUCCESS)
+            err = xwg__read_state_word(ctx, ctx->queue, XWG__W_COUNT, &count);
+        if (err != XWG_SUCCESS)
+            return err;
+        XWG__TRACE("discovery: %u of %zu groups of %zu (%.3f ms)", count,
+                   groups, local_size, kernel_ms);
+        if (count == 0 || count > groups)
+            return XWG_ERROR_DISCOVERY_FAILED;
+        found->groups = count;
+        found->groups_launched = (cl_uint)groups;
+        found->kernel_ms = kernel_ms;
+        /* A group that came too late proves the launch was big enough. */
+        if (count < groups || 2 * groups * local_size > XWG__MAX_DISCOVERY_ITEMS)
+            break;
+        groups *= 2;
+    }
+    found->time_ms = now_ms() - start;
+    found->from_cache = 0;
+    return XWG_SUCCESS;
+}
+
+static int discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
+                    xwg_occupancy *out, int use_cache)
+{
+    if (ctx == NULL || kernel == NULL || out == NULL ||
+        out->size < sizeof(size_t))
+        return XWG_ERROR_INVALID_ARGUMENT;
+    cl_uint state_arg = 0;
+    cl_ulong local_mem = 0;
+    int err = xwg__find_state_arg(kernel, &state_arg);
+    if (err == XWG_SUCCESS)
+        err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
+    if (err != XWG_SUCCESS)
+        return err;
+
+    xwg_occupancy found = XWG_OCCUPANCY_INIT;
+    found.local_size = local_size;
+    found.local_mem = local_mem;
+    pthread_mutex_lock(&ctx->lock);
+    const xwg__cache_entry *hit =
+        use_cache ? cache_find(ctx, kernel, local_size, local_mem) : NULL;
+    if (hit != NULL) {
+        found = hit->result;
+        found.from_cache = 1;
+    } else {
+        err = discover_locked(ctx, kernel, state_arg, local_size, &found);
+        if (err == XWG_SUCCESS)
+            err = cache_store(ctx, kernel, &found);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (err == XWG_SUCCESS)
+        xwg__copy_versioned(out, &found, sizeof found);
+    return err;
+}
+
+int xwg_discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
+                 xwg_occupancy *out)
+{
+    return discover(ctx, kernel, local_size, out, 1);
+}
+
+int xwg_discover_uncached(xwg_context *ctx, cl_kernel kernel,
+                          size_t local_size, xwg_occupancy *out)
+{
+    return discover(ctx, kernel, local_size, out, 0);
+}

@@ -1,0 +1,47 @@
+/*
+ * find_device.c - choosing a device by platform name. Some loaders ignore
+ * OCL_ICD_VENDORS and list platforms in any order, so picking the platform
+ * by name is the portable way.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The first GPU of platform, else its first device of any type. */
+static int first_device(cl_platform_id platform, cl_device_id *device)
+{
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, device, NULL) ==
+        CL_SUCCESS)
+        return XWG_SUCCESS;
+    return clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, device, NULL);
+}
+
+int xwg_find_device(const char *name_part, cl_platform_id *platform,
+                    cl_device_id *device)
+{
+    if (platform == NULL || device == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    cl_uint n = 0;
+    if (clGetPlatformIDs(0, NULL, &n) != CL_SUCCESS || n == 0)
+        return XWG_ERROR_NO_DEVICE;
+    cl_platform_id *all = malloc(n * sizeof *all);
+    if (all == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    int err = clGetPlatformIDs(n, all, NULL);
+    int result = XWG_ERROR_NO_DEVICE;
+    for (cl_uint i = 0; err == CL_SUCCESS && i < n; i++) {
+        char name[256] = "";
+        clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        if (name_part != NULL && name_part[0] != '\0' &&
+            strstr(name, name_part) == NULL)
+            continue;
+        if (first_device(all[i], device) == CL_SUCCESS) {
+            *platform = all[i];
+            result = XWG_SUCCESS;
+            break;
+        }
+    }
+    free(all);
+    return result;
+}

@@ -1,0 +1,74 @@
+/*
+ * internal.h - what the host-side files of xwg share: the context struct,
+ * tracing, and the few internal functions one file offers another. Internal
+ * non-static symbols are named xwg__ and are not exported.
+ */
+#ifndef XWG_INTERNAL_H
+#define XWG_INTERNAL_H
+
+#include "xwg_barrier.h"
+#include "xwg_state_layout.h"
+
+#include <pthread.h>
+#include <stdio.h>
+
+/* One cached discovery result. */
+typedef struct xwg__cache_entry {
+    cl_kernel kernel; /* retained, so the handle cannot be reused */
+    size_t local_size;
+    cl_ulong local_mem;
+    xwg_occupancy result;
+} xwg__cache_entry;
+
+struct xwg_context {
+    cl_context cl;          /* retained */
+    cl_device_id device;    /* retained */
+    cl_command_queue queue; /* xwg's own, with profiling, for discovery */
+    cl_mem state;           /* the state buffer that XWG_STATE points to */
+    xwg_options options;    /* after defaults and environment */
+    xwg_device_info info;   /* what the probe found and chose */
+    pthread_mutex_t lock;   /* guards queue, state and cache */
+    xwg__cache_entry *cache;
+    size_t cache_len, cache_cap;
+};
+
+/* Tracing to stderr, with file and line, when XWG_TRACE=1. */
+int xwg__trace_enabled(void);
+#define XWG__TRACE(...)                                                        \
+    do {                                                                       \
+        if (xwg__trace_enabled()) {                                            \
+            fprintf(stderr, "xwg %s:%d: ", __FILE__, __LINE__);                \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
+    } while (0)
+
+/* probe.c: fills info from the device and chooses the atomics path
+ * (forced is XWG_ATOMICS_AUTO or a path the caller insists on). */
+int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
+                      xwg_device_info *info);
+
+/* kernel_args.c: the index of the kernel's XWG_STATE parameter. */
+int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);
+/* Checks local_size against the device and the kernel; returns the
+ * kernel's local memory use through local_mem. */
+int xwg__check_local_size(const xwg_context *ctx, cl_kernel kernel,
+                          size_t local_size, cl_ulong *local_mem);
+
+/* launch.c: writes the state header (mode, protocol, window) and zeroes
+ * the rest, on queue, blocking. */
+int xwg__reset_state(xwg_context *ctx, cl_command_queue queue, cl_uint mode,
+                     cl_uint window_polls);
+/* Reads one word of the state buffer, blocking. */
+int xwg__read_state_word(xwg_context *ctx, cl_command_queue queue,
+                         cl_uint word, cl_uint *value);
+
+/* The kernel-side library, embedded at build time from kernels/ by
+ * cmake/embed_kernels.cmake (NUL-terminated). */
+extern const char xwg__kernel_library[];
+
+/* Copies min(sizes) of a versioned struct; returns 0 if dst_size is too
+ * small to hold even the size field. */
+int xwg__copy_versioned(void *dst, const void *src, size_t src_size);
+
+#endif

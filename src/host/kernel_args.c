@@ -1,0 +1,55 @@
+/*
+ * kernel_args.c - finding a kernel's XWG_STATE parameter, and checking a
+ * work-group size against the device and the kernel.
+ *
+ * XWG_STATE declares a parameter named xwg__state. Its index comes from the
+ * kernel argument info that xwg_program_build switches on
+ * (-cl-kernel-arg-info), so it may stand anywhere in the parameter list.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
+{
+    cl_uint n = 0;
+    int err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n, NULL);
+    if (err != CL_SUCCESS)
+        return err;
+    for (cl_uint i = 0; i < n; i++) {
+        char name[64];
+        err = clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_NAME, sizeof name,
+                                 name, NULL);
+        if (err == CL_INVALID_VALUE)
+            continue; /* a longer name than ours: not ours */
+        if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+            /* Built without xwg_program_build: we cannot find it. */
+            return XWG_ERROR_NO_STATE_ARG;
+        if (err != CL_SUCCESS)
+            return err;
+        if (!strcmp(name, "xwg__state")) {
+            *index = i;
+            return XWG_SUCCESS;
+        }
+    }
+    return XWG_ERROR_NO_STATE_ARG;
+}
+
+int xwg__check_local_size(const xwg_context *ctx, cl_kernel kernel,
+                          size_t local_size, cl_ulong *local_mem)
+{
+    if (local_size == 0 || local_size > ctx->info.max_work_group_size)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    size_t kernel_max = 0;
+    int err = clGetKernelWorkGroupInfo(kernel, ctx->device,
+                                       CL_KERNEL_WORK_GROUP_SIZE,
+                                       sizeof kernel_max, &kernel_max, NULL);
+    if (err != CL_SUCCESS)
+        return err;
+    if (local_size > kernel_max)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    /* Static __local use plus the dynamic sizes set on its arguments. */
+    return clGetKernelWorkGroupInfo(kernel, ctx->device,
+                                    CL_KERNEL_LOCAL_MEM_SIZE,
+                                    sizeof *local_mem, local_mem, NULL);
+}

@@ -1,0 +1,101 @@
+/*
+ * program.c - building user source with the kernel-side library in front.
+ *
+ * The source handed to OpenCL is:
+ *     #define XWG_PATH_CL20 1        (or XWG_PATH_CL12)
+ *     <the embedded kernel-side library>
+ *     #line 1
+ *     <the user's source>
+ * so user code needs no #include, and build-log line numbers are the
+ * user's own.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *xwg_kernel_library_source(void) { return xwg__kernel_library; }
+
+/* The whole build log of program for device, NUL-terminated, or NULL. */
+static char *fetch_build_log(cl_program program, cl_device_id device)
+{
+    size_t bytes = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                              &bytes) != CL_SUCCESS)
+        return NULL;
+    char *log = malloc(bytes + 1);
+    if (log == NULL)
+        return NULL;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, bytes,
+                              log, NULL) != CL_SUCCESS)
+        bytes = 0;
+    log[bytes] = '\0';
+    return log;
+}
+
+static char *concat(const char *a, const char *b, const char *c,
+                    const char *d)
+{
+    size_t la = strlen(a), lb = strlen(b), lc = strlen(c), ld = strlen(d);
+    char *s = malloc(la + lb + lc + ld + 1);
+    if (s == NULL)
+        return NULL;
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb);
+    memcpy(s + la + lb, c, lc);
+    memcpy(s + la + lb + lc, d, ld + 1);
+    return s;
+}
+
+int xwg_program_build(xwg_context *ctx, const char *source,
+                      const char *options, cl_program *out, char **log)
+{
+    if (log != NULL)
+        *log = NULL;
+    if (out == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (ctx == NULL || source == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+
+    int cl20 = ctx->info.atomics_path == XWG_ATOMICS_CL20;
+    const char *path_define =
+        cl20 ? "#define XWG_PATH_CL20 1\n" : "#define XWG_PATH_CL12 1\n";
+    /* cl20 needs the C11 atomics of OpenCL C 2.0 or 3.0; cl12 builds as
+     * OpenCL C 1.2, which every device accepts. */
+    const char *std = !cl20                         ? "-cl-std=CL1.2"
+                      : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
+                                                      : "-cl-std=CL2.0";
+    char *full_source =
+        concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
+    char *full_options = concat(std, " -cl-kernel-arg-info ",
+                                options != NULL ? options : "", "");
+    if (full_source == NULL || full_options == NULL) {
+        free(full_source);
+        free(full_options);
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    }
+
+    int err;
+    const char *sources[] = {full_source};
+    cl_program program =
+        clCreateProgramWithSource(ctx->cl, 1, sources, NULL, &err);
+    free(full_source);
+    if (program == NULL) {
+        free(full_options);
+        return err;
+    }
+    err = clBuildProgram(program, 1, &ctx->device, full_options, NULL, NULL);
+    XWG__TRACE("clBuildProgram(%s): %s", full_options, xwg_status_name(err));
+    free(full_options);
+    if (err != CL_SUCCESS) {
+        if (log != NULL)
+            *log = fetch_build_log(program, ctx->device);
+        clReleaseProgram(program);
+        /* A compile error is the user's; other errors (out of resources,
+         * bad options) pass through as OpenCL reported them. */
+        return err == CL_BUILD_PROGRAM_FAILURE ? XWG_ERROR_BUILD_FAILED : err;
+    }
+    *out = program;
+    return XWG_SUCCESS;
+}
