@@ -14,6 +14,7 @@ const char cli_usage[] =
     "device, by xwg's occupancy discovery protocol.\n"
     "\n"
     "  --platform N         only platform N (see the listing)\n"
+    "  --platform-name S    only platforms whose name contains S\n"
     "  --device N           only device N of each platform listed\n"
     "  --local-size L,...   work-group sizes (default 64,256,1024; capped at\n"
     "                       the device maximum)\n"
@@ -90,7 +91,9 @@ int cli_parse(int argc, char **argv, cli_args *a, char *err, size_t err_size)
         }
         i++;
         int bad = 0;
-        if (!strcmp(opt, "--platform"))
+        if (!strcmp(opt, "--platform-name"))
+            a->platform_name = val;
+        else if (!strcmp(opt, "--platform"))
             bad = parse_ull(val, &v) || v > 1000, a->platform = (int)v;
         else if (!strcmp(opt, "--device"))
             bad = parse_ull(val, &v) || v > 1000, a->device = (int)v;

@@ -262,6 +262,11 @@ int main(int argc, char **argv)
     for (cl_uint p = 0; p < np; p++) {
         if (a.platform >= 0 && (int)p != a.platform)
             continue;
+        char pname[256] = "";
+        clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname,
+                          NULL);
+        if (a.platform_name != NULL && strstr(pname, a.platform_name) == NULL)
+            continue;
         cl_uint nd = 0;
         cl_device_id devices[32];
         if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 32, devices,

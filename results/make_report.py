@@ -1,0 +1,416 @@
+#!/usr/bin/env python3
+"""Regenerate results/README.md (and results/plots/*.png) from the CSVs.
+
+usage: python3 results/make_report.py
+
+The README is the concatenation of SECTIONS: each is a function taking the
+Report context and returning markdown, or None to leave itself out (for
+example when its CSV is missing). To add a section (barrier latency, study,
+litmus, ...): write a function `section_xxx(rep)` that reads its CSV with
+rep.read_csv("name.csv"), returns None when that is None, and otherwise
+returns markdown (plots go through rep.save_plot); then add it to SECTIONS
+and its CSV to DATASETS so the introduction names the command behind it.
+
+Every number in the README is read from the CSVs; nothing is typed in here.
+Plots need matplotlib (Agg backend); without it the README is still written
+and says that the plots were left out.
+"""
+import csv
+import os
+import sys
+
+
+def _import_matplotlib():
+    """matplotlib.pyplot, or None. If this interpreter lacks matplotlib and
+    the system one (/usr/bin/python3, where python3-matplotlib installs it)
+    differs, re-run the script with the system interpreter once."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        system = "/usr/bin/python3"
+        if (os.environ.get("XWG_REPORT_REEXEC") != "1"
+                and os.path.exists(system)
+                and os.path.realpath(sys.executable)
+                != os.path.realpath(system)):
+            os.environ["XWG_REPORT_REEXEC"] = "1"
+            os.execv(system, [system] + sys.argv)
+        return None
+
+
+plt = _import_matplotlib()
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# CSV file -> (what it holds, the command that produced it).
+DATASETS = {
+    "discovery-local.csv": (
+        "occupancy discovery on the local OpenCL implementations "
+        "(PoCL, Mesa rusticl, Oclgrind)",
+        "scripts/run_discovery_study.sh"),
+    "discovery-h200.csv": (
+        "occupancy discovery on an NVIDIA H200",
+        "scripts/run_h200.sh"),
+}
+
+# Files of results/plots/ written by this script (so stale ones can go).
+OWN_PLOTS = ("discovery-recall.png", "discovery-groups.png")
+
+
+class Report:
+    """What the sections share: the results folder, CSV reading, plots."""
+
+    def __init__(self, results_dir):
+        self.results_dir = results_dir
+        self.plots_dir = os.path.join(results_dir, "plots")
+        self.plots_enabled = plt is not None
+        self.plots_skipped = []
+
+    def read_csv(self, name):
+        """The rows of results/NAME as dicts, or None if it is missing or
+        holds no row."""
+        path = os.path.join(self.results_dir, name)
+        if not os.path.exists(path):
+            return None
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        return rows or None
+
+    def save_plot(self, fig, name):
+        """Saves a matplotlib figure as plots/NAME; returns the markdown
+        link relative to the README."""
+        os.makedirs(self.plots_dir, exist_ok=True)
+        fig.savefig(os.path.join(self.plots_dir, name), dpi=120,
+                    bbox_inches="tight")
+        plt.close(fig)
+        return "![%s](plots/%s)" % (name, name)
+
+
+# ---------------------------------------------------------------- helpers
+
+def md_table(header, rows, align=None):
+    """A markdown table; align is a string of 'l'/'r' per column."""
+    align = align or "l" * len(header)
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join(":---" if a == "l" else "---:" for a in align)
+           + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r)
+                   + " |")
+    return "\n".join(out)
+
+
+def fmt_pct(x):
+    return "—" if x is None else "%.0f%%" % x
+
+
+def plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def fmt_bytes(n):
+    return "%d" % n
+
+
+def group_by(rows, key):
+    """{key value: rows} in order of first appearance."""
+    out = {}
+    for r in rows:
+        out.setdefault(r[key], []).append(r)
+    return out
+
+
+# ------------------------------------------------- occupancy discovery
+
+DISCOVERY_CSVS = ("discovery-local.csv", "discovery-h200.csv")
+
+
+def load_discovery(rep):
+    """Rows of every discovery CSV present, with numeric fields parsed and
+    the source file noted; None if none is present."""
+    rows = []
+    for name in DISCOVERY_CSVS:
+        for r in rep.read_csv(name) or []:
+            ref = r["reference_groups"].strip()
+            rows.append({
+                "file": name,
+                "implementation": r["implementation"],
+                "device": r["device"],
+                "local_size": int(r["local_size"]),
+                "local_mem": int(r["local_mem"]),
+                "min": int(r["groups_min"]),
+                "median": int(r["groups_median"]),
+                "max": int(r["groups_max"]),
+                "cu": int(r["compute_units"]),
+                "time_ms": float(r["time_ms"]),
+                "time_text": r["time_ms"],
+                "ref": int(ref) if ref else None,
+                "ref_source": r["reference_source"].strip(),
+            })
+    for r in rows:
+        r["recall"] = (100.0 * r["median"] / r["ref"]) if r["ref"] else None
+    return rows or None
+
+
+def discovery_summary(impl, rs):
+    known = [r for r in rs if r["ref"] is not None]
+    exact = sum(1 for r in known if r["median"] == r["ref"])
+    return {
+        "impl": impl,
+        "device": rs[0]["device"],
+        "configs": len(rs),
+        "known": len(known),
+        "min_recall": min((r["recall"] for r in known), default=None),
+        "max_recall": max((r["recall"] for r in known), default=None),
+        "exact": exact,
+        "sources": sorted({r["ref_source"] for r in known}),
+    }
+
+
+def discovery_plots(rep, rows, by_impl):
+    """Two plots: recall per configuration (only where the reference is
+    known), and groups found (min..max, median) with the reference."""
+    if not rep.plots_enabled:
+        rep.plots_skipped += list(OWN_PLOTS)
+        return []
+    import matplotlib.cm as cm
+    links = []
+    impls = list(by_impl)
+    colors = {impl: cm.tab10(i % 10) for i, impl in enumerate(impls)}
+
+    def label(r):
+        return "%s  ls=%d mem=%d" % (r["implementation"], r["local_size"],
+                                     r["local_mem"])
+
+    # 1. Recall per configuration.
+    known = [r for r in rows if r["recall"] is not None]
+    if known:
+        n = len(known)
+        fig, ax = plt.subplots(figsize=(8, 1.0 + 0.32 * n))
+        ys = list(range(n))[::-1]
+        ax.barh(ys, [r["recall"] for r in known],
+                color=[colors[r["implementation"]] for r in known])
+        ax.axvline(100, color="black", linestyle="--", linewidth=1)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([label(r) for r in known], fontsize=8)
+        for y, r in zip(ys, known):
+            ax.text(r["recall"], y, " %d/%d" % (r["median"], r["ref"]),
+                    va="center", fontsize=7)
+        ax.set_xlim(0, max(110, max(r["recall"] for r in known) * 1.15))
+        ax.set_xlabel("recall = median groups found / reference (%)")
+        ax.set_title("Occupancy discovery: recall per configuration")
+        links.append(rep.save_plot(fig, "discovery-recall.png"))
+
+    # 2. Groups found (min..max with the median) and the reference.
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(8, 1.0 + 0.32 * n))
+    ys = list(range(n))[::-1]
+    for y, r in zip(ys, rows):
+        c = colors[r["implementation"]]
+        ax.plot([r["min"], r["max"]], [y, y], color=c, linewidth=3,
+                alpha=0.5, solid_capstyle="butt")
+        ax.plot([r["median"]], [y], "o", color=c)
+        if r["ref"] is not None:
+            ax.plot([r["ref"]], [y], "|", color="black", markersize=14,
+                    markeredgewidth=2)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([label(r) for r in rows], fontsize=8)
+    top = max(max(r["max"] for r in rows),
+              max((r["ref"] or 0) for r in rows))
+    if top >= 64:
+        ax.set_xscale("log")
+    else:
+        ax.set_xlim(0, top + 1)
+        ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.set_xlabel("co-resident work-groups (dot: median, bar: min..max, "
+                  "black tick: reference)")
+    ax.set_title("Occupancy discovery: groups found vs reference")
+    links.append(rep.save_plot(fig, "discovery-groups.png"))
+    return links
+
+
+def section_discovery(rep):
+    rows = load_discovery(rep)
+    if rows is None:
+        return None
+    by_impl = group_by(rows, "implementation")
+    for rs in by_impl.values():
+        rs.sort(key=lambda r: (r["local_size"], r["local_mem"]))
+    rows = [r for rs in by_impl.values() for r in rs]
+
+    out = ["## Occupancy discovery", ""]
+    out.append(
+        "`xwg-discover` runs xwg's occupancy discovery `--repeat` times per "
+        "configuration (work-group size, bytes of dynamic local memory per "
+        "group) and reports the number of work-groups it found co-resident: "
+        "min, median and max over the repeats, and the median discovery "
+        "time. *Local size* is the size actually used (xwg-discover caps "
+        "the requested size at the kernel's maximum on the device). The "
+        "*reference* is the number of groups the implementation is known to "
+        "run at once, where one is known, and *recall* is median / "
+        "reference. Sources of the reference:")
+    out.append("")
+    notes = {
+        "worker threads": "PoCL's pthread device runs one work-group per "
+                          "worker thread; the count is set with "
+                          "`POCL_MAX_PTHREAD_COUNT`.",
+        "oclgrind --num-threads": "Oclgrind simulates one work-group per "
+                                  "worker thread, set with "
+                                  "`oclgrind --num-threads`.",
+        "CUDA occupancy calculator": "resident blocks per SM (from the CUDA "
+                                     "occupancy calculator) times the "
+                                     "number of SMs.",
+    }
+    sources = []
+    for r in rows:
+        s = r["ref_source"] or "(none)"
+        if s not in sources:
+            sources.append(s)
+    for s in sources:
+        impls = [i for i, rs in by_impl.items()
+                 if (rs[0]["ref_source"] or "(none)") == s]
+        if s == "(none)":
+            text = "no reference: the number of groups the implementation " \
+                   "runs at once is not known; recall is not computed."
+        else:
+            text = notes.get(s, "as recorded in the CSV.")
+        out.append("- **%s** (%s): %s" % (s, ", ".join(impls), text))
+    out.append("")
+
+    # Summary.
+    out += ["### Summary", ""]
+    summ = [discovery_summary(i, rs) for i, rs in by_impl.items()]
+    table = []
+    for s in summ:
+        if s["known"]:
+            exact = "%d/%d (%.0f%%)" % (s["exact"], s["known"],
+                                       100.0 * s["exact"] / s["known"])
+        else:
+            exact = "—"
+        table.append([s["impl"], s["device"], by_impl[s["impl"]][0]["cu"],
+                      s["configs"], fmt_pct(s["min_recall"]),
+                      fmt_pct(s["max_recall"]), exact])
+    out.append(md_table(
+        ["implementation", "device", "compute units", "configurations",
+         "min recall", "max recall", "median == reference"],
+        table, "llrrrrr"))
+    out.append("")
+
+    # Observations computed from the data.
+    obs = []
+    for impl, rs in by_impl.items():
+        unstable = [r for r in rs if r["min"] != r["max"]]
+        if unstable:
+            obs.append(
+                "%s: the count varied between repeats in %d of %d "
+                "configurations (%s)." % (
+                    impl, len(unstable), len(rs), "; ".join(
+                        "ls=%d mem=%d: %d..%d" % (r["local_size"],
+                                                  r["local_mem"], r["min"],
+                                                  r["max"])
+                        for r in unstable)))
+        over = [r for r in rs if r["ref"] is not None and r["max"] > r["ref"]]
+        if over:
+            obs.append("%s: more groups than the reference were reported in "
+                       "%d configurations." % (impl, len(over)))
+        cus = {r["cu"] for r in rs}
+        meds = {r["median"] for r in rs}
+        if len(cus) == 1 and len(meds) == 1 and meds != cus:
+            obs.append("%s: the median is %d in every configuration, while "
+                       "the device reports %s." % (
+                           impl, meds.pop(), plural(cus.pop(), "compute unit")))
+    if obs:
+        out += ["Observations (derived from the data):", ""]
+        out += ["- " + o for o in obs]
+        out.append("")
+
+    links = discovery_plots(rep, rows, by_impl)
+    if links:
+        out += ["### Plots", ""]
+        for l in links:
+            out += [l, ""]
+    elif not rep.plots_enabled:
+        out += ["*(Plots left out: matplotlib is not available.)*", ""]
+
+    # One table per implementation.
+    out += ["### Per implementation", ""]
+    for impl, rs in by_impl.items():
+        out.append("#### %s" % impl)
+        out.append("")
+        out.append("Device: %s; %s reported; data: `%s`." % (
+            rs[0]["device"], plural(rs[0]["cu"], "compute unit"),
+            rs[0]["file"]))
+        out.append("")
+        out.append(md_table(
+            ["local size", "local mem (B)", "groups min", "groups median",
+             "groups max", "reference", "recall", "time (ms, median)"],
+            [[r["local_size"], fmt_bytes(r["local_mem"]), r["min"],
+              r["median"], r["max"],
+              "—" if r["ref"] is None else r["ref"], fmt_pct(r["recall"]),
+              r["time_text"]] for r in rs],
+            "rrrrrrrr"))
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------- intro
+
+def section_intro(rep):
+    out = ["# xwg results", "",
+           "This file is generated by `python3 results/make_report.py`; do "
+           "not edit it by hand. The raw data are the CSV files in "
+           "`results/`; every number below is read from them. Plots are in "
+           "`results/plots/`.", ""]
+    present = sorted(f for f in os.listdir(rep.results_dir)
+                     if f.endswith(".csv"))
+    if not present:
+        out.append("No CSV file is present yet.")
+        return "\n".join(out) + "\n"
+    table = []
+    for f in present:
+        what, cmd = DATASETS.get(f, ("—", None))
+        rows = rep.read_csv(f)
+        table.append(["`%s`" % f, what, len(rows or []),
+                      "`%s`" % cmd if cmd else "not recorded"])
+    out.append(md_table(["data", "what", "rows", "produced by"], table,
+                        "llrl"))
+    return "\n".join(out) + "\n"
+
+
+# Add later sections (barrier latency, study, litmus) here, in order.
+SECTIONS = [
+    section_intro,
+    section_discovery,
+]
+
+
+def main():
+    rep = Report(HERE)
+    for name in OWN_PLOTS:
+        p = os.path.join(rep.plots_dir, name)
+        if os.path.exists(p):
+            os.remove(p)
+    parts = []
+    for fn in SECTIONS:
+        try:
+            md = fn(rep)
+        except Exception as e:  # one broken section must not hide the rest
+            md = "## %s\n\n*(section failed: %s: %s)*\n" % (
+                fn.__name__, type(e).__name__, e)
+            print("make_report: %s failed: %r" % (fn.__name__, e),
+                  file=sys.stderr)
+        if md:
+            parts.append(md.rstrip() + "\n")
+    path = os.path.join(HERE, "README.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(parts))
+    print("make_report: wrote %s (%d sections)%s" % (
+        path, len(parts),
+        "; plots left out (no matplotlib)" if rep.plots_skipped else ""),
+        file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+/*
+ * test_util.c - shared helpers of the Check suites.
+ */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void test_env_open(test_env *env, const xwg_options *opts)
+{
+    int err = xwg_find_device(getenv("XWG_TEST_PLATFORM"), &env->platform,
+                              &env->device);
+    ck_assert_msg(err == XWG_SUCCESS, "no OpenCL device: %s",
+                  xwg_status_string(err));
+    env->cl = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+    ck_assert_msg(env->cl != NULL, "clCreateContext: %s",
+                  xwg_status_name(err));
+    env->queue =
+        clCreateCommandQueueWithProperties(env->cl, env->device, NULL, &err);
+    ck_assert_msg(env->queue != NULL, "queue: %s", xwg_status_name(err));
+    err = xwg_context_create(env->cl, env->device, opts, &env->xc);
+    ck_assert_msg(err == XWG_SUCCESS, "xwg_context_create: %s",
+                  xwg_status_name(err));
+}
+
+void test_env_close(test_env *env)
+{
+    xwg_context_release(env->xc);
+    clReleaseCommandQueue(env->queue);
+    clReleaseContext(env->cl);
+}
+
+cl_kernel test_build_kernel(test_env *env, const char *source,
+                            const char *name, const char *extra_options)
+{
+    cl_program prog = NULL;
+    char *log = NULL;
+    int err = xwg_program_build(env->xc, source, extra_options, &prog, &log);
+    if (err != XWG_SUCCESS && log != NULL)
+        fprintf(stderr, "build log:\n%s\n", log);
+    free(log);
+    ck_assert_msg(err == XWG_SUCCESS, "xwg_program_build: %s",
+                  xwg_status_name(err));
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    ck_assert_msg(k != NULL, "clCreateKernel(%s): %s", name,
+                  xwg_status_name(err));
+    clReleaseProgram(prog); /* the kernel keeps it alive */
+    return k;
+}
+
+cl_uint test_refcount_context(cl_context c)
+{
+    cl_uint n = 0;
+    clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
+cl_uint test_refcount_kernel(cl_kernel k)
+{
+    cl_uint n = 0;
+    clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
+cl_uint test_refcount_program(cl_program p)
+{
+    cl_uint n = 0;
+    clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
+cl_uint test_refcount_mem(cl_mem m)
+{
+    cl_uint n = 0;
+    clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
+int test_env_int(const char *name, int fallback)
+{
+    const char *v = getenv(name);
+    return (v != NULL && v[0] != '\0') ? atoi(v) : fallback;
+}

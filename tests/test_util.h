@@ -1,0 +1,43 @@
+/*
+ * test_util.h - what the Check suites share: an OpenCL context on the
+ * implementation the test's environment selects (ctest sets
+ * OCL_ICD_VENDORS per test), and reference-count helpers that prove a call
+ * leaked nothing. Every OpenCL object is made inside a test, never in the
+ * parent process: Check forks per test, and a PoCL context made before the
+ * fork hangs the child.
+ */
+#ifndef XWG_TEST_UTIL_H
+#define XWG_TEST_UTIL_H
+
+#include "xwg_barrier.h"
+
+#include <check.h>
+
+typedef struct test_env {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl;
+    cl_command_queue queue;
+    xwg_context *xc;
+} test_env;
+
+/* Opens the first device of the platform named by XWG_TEST_PLATFORM (or
+ * the first platform) with an xwg context (opts may be NULL). Fails the
+ * test on error. */
+void test_env_open(test_env *env, const xwg_options *opts);
+void test_env_close(test_env *env);
+
+/* Builds source with xwg_program_build and creates kernel `name`; fails
+ * the test (printing the build log) on error. extra_options may be NULL. */
+cl_kernel test_build_kernel(test_env *env, const char *source,
+                            const char *name, const char *extra_options);
+
+cl_uint test_refcount_context(cl_context c);
+cl_uint test_refcount_kernel(cl_kernel k);
+cl_uint test_refcount_program(cl_program p);
+cl_uint test_refcount_mem(cl_mem m);
+
+/* An integer from the environment, or fallback. */
+int test_env_int(const char *name, int fallback);
+
+#endif
