@@ -128,6 +128,56 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
                (double)rows[i].median / info->compute_units, rows[i].time_ms);
 }
 
+/* One configuration, into r. Two facts of real drivers are handled here:
+ * a kernel's CL_KERNEL_WORK_GROUP_SIZE may be below the device's maximum
+ * (rusticl: 32), so a refused size is retried at the kernel's maximum; and
+ * "max" local memory may need a few bytes the runtime keeps for itself
+ * (NVIDIA), so it steps down 8 bytes at a time until a launch fits. The
+ * row records the sizes really used. Returns XWG_ERROR_INVALID_ARGUMENT
+ * for a configuration this device cannot run (after saying so). */
+static int measure_config(const cli_args *a, xwg_context *xc, cl_kernel plain,
+                          cl_kernel with_local, const xwg_device_info *info,
+                          cl_ulong own, size_t local, size_t max_local,
+                          unsigned long long mem, row *r)
+{
+    int is_max = mem == CLI_LOCAL_MEM_MAX;
+    if (is_max)
+        mem = info->local_mem_size - own;
+    if (mem + own > info->local_mem_size) {
+        fprintf(stderr, "xwg-discover: %s: skipping %llu bytes of local "
+                "memory (the device has %llu)\n", info->device_name, mem,
+                (unsigned long long)info->local_mem_size);
+        return XWG_ERROR_INVALID_ARGUMENT;
+    }
+    for (int attempt = 0; attempt < 64; attempt++) {
+        cl_kernel k = mem == 0 ? plain : with_local;
+        int err = mem > 0 ? clSetKernelArg(k, 0, (size_t)mem, NULL)
+                          : CL_SUCCESS;
+        if (err == CL_SUCCESS) {
+            r->local_size = local;
+            r->local_mem = mem;
+            err = measure(xc, k, local, a->repeat, r);
+        }
+        if (err == CL_INVALID_WORK_GROUP_SIZE && local > max_local) {
+            local = max_local;
+            continue;
+        }
+        if ((err == CL_OUT_OF_RESOURCES || err == CL_INVALID_ARG_SIZE) &&
+            is_max && mem > 8) {
+            mem -= 8;
+            continue;
+        }
+        if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
+            fprintf(stderr, "xwg-discover: %s: local size %zu with %llu "
+                    "bytes is not possible for this kernel (%s); skipped\n",
+                    info->device_name, local, mem, xwg_status_name(err));
+            return XWG_ERROR_INVALID_ARGUMENT;
+        }
+        return err;
+    }
+    return XWG_ERROR_INVALID_ARGUMENT;
+}
+
 /* Every configuration on one device. Returns an xwg status. */
 static int run_device(const cli_args *a, cl_platform_id platform,
                       cl_device_id device, int pi, int di, int first)
@@ -162,8 +212,8 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     if (err == XWG_SUCCESS)
         err = xwg_context_query(xc, &info);
 
-    cl_ulong own = 0;   /* xwg's own static local memory */
-    size_t max_local = 0; /* the most this kernel takes on this device */
+    cl_ulong own = 0;     /* xwg's own static local memory */
+    size_t max_local = 0; /* the most the kernel says it takes */
     if (err == XWG_SUCCESS)
         err = clGetKernelWorkGroupInfo(plain, device, CL_KERNEL_LOCAL_MEM_SIZE,
                                        sizeof own, &own, NULL);
@@ -173,42 +223,20 @@ static int run_device(const cli_args *a, cl_platform_id platform,
                                        sizeof max_local, &max_local, NULL);
     for (size_t i = 0; err == XWG_SUCCESS && i < a->n_local_sizes; i++) {
         size_t local = a->local_sizes[i];
-        if (local > max_local) {
-            /* Capped at the maximum; skip a repeated cap. */
-            local = max_local;
-            if (n > 0 && rows[n - 1].local_size == local)
-                continue;
-        }
+        if (local > info.max_work_group_size)
+            local = info.max_work_group_size;
         for (size_t j = 0; err == XWG_SUCCESS && j < a->n_local_mems; j++) {
-            unsigned long long mem = a->local_mems[j];
-            if (mem == CLI_LOCAL_MEM_MAX)
-                mem = info.local_mem_size - own;
-            if (mem + own > info.local_mem_size) {
-                fprintf(stderr,
-                        "xwg-discover: %s: skipping %llu bytes of local "
-                        "memory (the device has %llu)\n",
-                        info.device_name, mem,
-                        (unsigned long long)info.local_mem_size);
-                continue;
-            }
-            cl_kernel k = mem == 0 ? plain : with_local;
-            if (mem > 0)
-                err = clSetKernelArg(k, 0, (size_t)mem, NULL);
-            if (err == XWG_SUCCESS) {
-                rows[n].local_size = local;
-                rows[n].local_mem = mem;
-                err = measure(xc, k, local, a->repeat, &rows[n]);
-            }
-            /* A size this kernel cannot take on this device is skipped. */
+            row *r = &rows[n];
+            err = measure_config(a, xc, plain, with_local, &info, own, local,
+                                 max_local, a->local_mems[j], r);
             if (err == XWG_ERROR_INVALID_ARGUMENT) {
-                fprintf(stderr,
-                        "xwg-discover: %s: local size %zu with %llu bytes "
-                        "is not possible for this kernel; skipped\n",
-                        info.device_name, local, mem);
-                err = XWG_SUCCESS;
+                err = XWG_SUCCESS; /* not possible here: skipped */
                 continue;
             }
-            if (err == XWG_SUCCESS)
+            /* Keep one row of a configuration that capping repeated. */
+            if (err == XWG_SUCCESS &&
+                !(n > 0 && rows[n - 1].local_size == r->local_size &&
+                  rows[n - 1].local_mem == r->local_mem))
                 n++;
         }
     }
