@@ -323,10 +323,5 @@ int main(void)
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     suite_add_tcase(s, device);
-
-    SRunner *runner = srunner_create(s);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? 0 : 1;
+    return test_run_suite(s);
 }

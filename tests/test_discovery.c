@@ -84,19 +84,31 @@ static void check_one_launch(test_env *env, cl_kernel k, cl_mem ids,
     ck_assert_uint_eq(participants, count);
 }
 
-static void check_safety(xwg_discovery_protocol protocol, size_t local)
+static void open_with_protocol(test_env *env, xwg_discovery_protocol protocol)
 {
-    int threads = test_env_int("XWG_TEST_THREADS", 2);
     xwg_options opts;
     xwg_options_init(&opts);
     opts.discovery = protocol;
-    test_env env;
-    test_env_open(&env, &opts);
+    test_env_open(env, &opts);
+}
+
+/* One word per launched group. */
+static cl_mem per_group_buffer(test_env *env)
+{
     int err;
-    cl_mem ids = clCreateBuffer(env.cl, CL_MEM_READ_WRITE,
-                                LAUNCHED * sizeof(cl_uint), NULL, &err);
-    cl_mem counts = clCreateBuffer(env.cl, CL_MEM_READ_WRITE,
-                                   LAUNCHED * sizeof(cl_uint), NULL, &err);
+    cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE,
+                              LAUNCHED * sizeof(cl_uint), NULL, &err);
+    ck_assert_msg(m != NULL, "clCreateBuffer: %s", xwg_status_name(err));
+    return m;
+}
+
+static void check_safety(xwg_discovery_protocol protocol, size_t local)
+{
+    int threads = test_env_int("XWG_TEST_THREADS", 2);
+    test_env env;
+    open_with_protocol(&env, protocol);
+    cl_mem ids = per_group_buffer(&env);
+    cl_mem counts = per_group_buffer(&env);
     cl_kernel k = test_build_kernel(&env, record_source, "record",
                                     build_options());
     clSetKernelArg(k, 0, sizeof ids, &ids);
@@ -154,14 +166,9 @@ static void check_recall(xwg_discovery_protocol protocol, const char *name,
                          int required)
 {
     int threads = test_env_int("XWG_TEST_THREADS", 2);
-    xwg_options opts;
-    xwg_options_init(&opts);
-    opts.discovery = protocol;
     test_env env;
-    test_env_open(&env, &opts);
-    int err;
-    cl_mem buf = clCreateBuffer(env.cl, CL_MEM_READ_WRITE,
-                                LAUNCHED * sizeof(cl_uint), NULL, &err);
+    open_with_protocol(&env, protocol);
+    cl_mem buf = per_group_buffer(&env);
     cl_kernel k = test_build_kernel(&env, record_source, "record", NULL);
     clSetKernelArg(k, 0, sizeof buf, &buf);
     clSetKernelArg(k, 1, sizeof buf, &buf);
@@ -215,9 +222,5 @@ int main(void)
         tcase_add_test(tc, ticket_lock_is_safe_1024);
     }
     suite_add_tcase(s, tc);
-    SRunner *runner = srunner_create(s);
-    srunner_run_all(runner, CK_NORMAL);
-    int failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? 0 : 1;
+    return test_run_suite(s);
 }

@@ -81,3 +81,12 @@ int test_env_int(const char *name, int fallback)
     const char *v = getenv(name);
     return (v != NULL && v[0] != '\0') ? atoi(v) : fallback;
 }
+
+int test_run_suite(Suite *suite)
+{
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}

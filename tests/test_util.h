@@ -37,6 +37,10 @@ cl_uint test_refcount_kernel(cl_kernel k);
 cl_uint test_refcount_program(cl_program p);
 cl_uint test_refcount_mem(cl_mem m);
 
+/* Runs every test of the suite (forking per test); the exit status for
+ * main: 0 if all passed. */
+int test_run_suite(Suite *suite);
+
 /* An integer from the environment, or fallback. */
 int test_env_int(const char *name, int fallback);
 
