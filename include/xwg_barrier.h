@@ -127,6 +127,31 @@ typedef enum xwg_discovery_protocol {
     XWG_DISCOVERY_STABLE_WINDOW = 2
 } xwg_discovery_protocol;
 
+/* Which global barrier xwg_barrier() runs. */
+typedef enum xwg_barrier_algo {
+    XWG_BARRIER_DEFAULT = 0, /* the one measured best on this kind of device */
+    XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
+    XWG_BARRIER_COUNTER = 2  /* one counter, no reset (grid.sync() shape) */
+} xwg_barrier_algo;
+
+/* The barrier self-test that xwg_context_create() runs on the device. */
+typedef enum xwg_self_test_mode {
+    /* Run it; refuse the device (XWG_ERROR_UNSUPPORTED_DEVICE) if the
+     * barrier gave a wrong answer. */
+    XWG_SELF_TEST_REQUIRE = 0,
+    /* Run it and record the result, but accept the device whatever it
+     * says: the caller forces the device (or needs discovery only). */
+    XWG_SELF_TEST_REPORT = 1,
+    /* Do not run it. */
+    XWG_SELF_TEST_SKIP = 2
+} xwg_self_test_mode;
+
+typedef enum xwg_self_test_result {
+    XWG_SELF_TEST_NOT_RUN = 0,
+    XWG_SELF_TEST_PASSED = 1,
+    XWG_SELF_TEST_FAILED = 2
+} xwg_self_test_result;
+
 /* Options of a context. Always initialise with xwg_options_init() or
  * XWG_OPTIONS_INIT: the size field lets the struct grow without breaking
  * programs built against an older header. */
@@ -140,10 +165,16 @@ typedef struct xwg_options {
      * the device once per context and converts. 0: the device's default,
      * see xwg_device_info.discovery_window_us. */
     cl_uint discovery_window_us;
+    /* The barrier of launches on this context (env XWG_BARRIER=xf|counter
+     * overrides); a launch option can still pick another. */
+    xwg_barrier_algo barrier;
+    /* env XWG_SELF_TEST=require|report|skip overrides. */
+    xwg_self_test_mode self_test;
 } xwg_options;
 
 #define XWG_OPTIONS_INIT {sizeof(xwg_options), XWG_ATOMICS_AUTO, \
-                          XWG_DISCOVERY_DEFAULT, 0}
+                          XWG_DISCOVERY_DEFAULT, 0, XWG_BARRIER_DEFAULT, \
+                          XWG_SELF_TEST_REQUIRE}
 
 /* Fills opts with the defaults (and its size). */
 XWG_EXPORT void xwg_options_init(xwg_options *opts);
@@ -156,9 +187,14 @@ typedef struct xwg_context xwg_context;
  * device (OpenCL C versions and features, atomic capabilities, compute
  * units, work-group size, local memory) and chooses the atomics path.
  * The OpenCL context is retained, not copied; opts may be NULL.
+ * Unless opts->self_test says otherwise, it then runs a barrier
+ * self-test on the device: a stress kernel whose groups check each
+ * other's plain stores across barriers. Devices that do not promise
+ * device-scope acquire/release (Mesa rusticl) can read stale data there;
+ * such a device is refused rather than allowed to give wrong answers.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
  * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
- * (a forced path the device cannot compile, or no global atomics),
+ * (a forced path the device cannot compile, or a failed self-test),
  * XWG_ERROR_OUT_OF_HOST_MEMORY, or an OpenCL error. On error *out is NULL
  * and nothing is left allocated or retained. */
 XWG_EXPORT int xwg_context_create(cl_context context, cl_device_id device,
@@ -193,6 +229,14 @@ typedef struct xwg_device_info {
      * polls. */
     double poll_ns;
     cl_uint discovery_window_polls;
+    xwg_barrier_algo barrier;           /* the barrier chosen */
+    /* The barrier self-test: its result, the wrong values it read, the
+     * participating groups and the episodes it ran. Cached per device,
+     * driver version and path for the life of the process. */
+    xwg_self_test_result self_test;
+    cl_uint self_test_errors;
+    cl_uint self_test_groups;
+    cl_uint self_test_episodes;
 } xwg_device_info;
 
 #define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}
@@ -252,12 +296,13 @@ XWG_EXPORT int xwg_discover(xwg_context *ctx, cl_kernel kernel,
 XWG_EXPORT int xwg_discover_uncached(xwg_context *ctx, cl_kernel kernel,
                                      size_t local_size, xwg_occupancy *out);
 
-/* ---- Launching -------------------------------------------------------- */
+/* ---- Launching ---------------------------------------------------------- */
 
 typedef struct xwg_launch_info {
-    size_t size;        /* set by the caller: sizeof(xwg_launch_info) */
-    cl_uint groups;     /* groups that participated */
-    cl_uint groups_launched;
+    size_t size;             /* set by the caller: sizeof(xwg_launch_info) */
+    cl_uint groups;          /* groups that participated */
+    cl_uint groups_launched; /* groups the NDRange had */
+    int timed_out;           /* 1: a barrier wait hit the watchdog */
 } xwg_launch_info;
 
 #define XWG_LAUNCH_INFO_INIT {sizeof(xwg_launch_info)}
@@ -269,16 +314,29 @@ typedef struct xwg_launch_options {
      * co-resident groups unless skip_discovery is set. */
     cl_uint groups;
     /* Skip discovery: no host discovery and no in-kernel protocol; every
-     * launched group participates with its hardware id. Unsafe past the
-     * occupancy. */
+     * launched group participates with its hardware id. Past the
+     * occupancy this can only end in XWG_ERROR_BARRIER_TIMEOUT. Without
+     * `groups`, the cached discovery (or a new one) still sizes the
+     * launch. */
     int skip_discovery;
+    /* How long one barrier wait may take before the watchdog ends the
+     * launch, in milliseconds (0: 1000). Converted into polls with the
+     * context's calibration; contended polls are slower, so real waits
+     * run at least this long. */
+    cl_uint watchdog_ms;
+    xwg_barrier_algo barrier; /* DEFAULT: the context's */
 } xwg_launch_options;
 
-#define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0}
+#define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0, 0, \
+                                 XWG_BARRIER_DEFAULT}
 
 /* Finds the kernel's XWG_STATE parameter, discovers the occupancy (cached),
  * launches that many groups of local_size on queue and waits for them.
- * info may be NULL. Errors as xwg_discover(), plus OpenCL's. */
+ * info may be NULL. Returns XWG_SUCCESS, XWG_ERROR_BARRIER_TIMEOUT (a
+ * barrier was misused, or a forced launch did not fit: info->timed_out is
+ * set and the context stays usable), the errors of xwg_discover(), or an
+ * OpenCL error. The same cl_kernel must not be launched from two threads
+ * at once (its arguments are shared, as in OpenCL itself). */
 XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
                           cl_kernel kernel, size_t local_size,
                           xwg_launch_info *info);
@@ -287,6 +345,23 @@ XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
                              cl_kernel kernel, size_t local_size,
                              const xwg_launch_options *opts,
                              xwg_launch_info *info);
+
+/* A launch in flight. Each has a state buffer of its own (from a pool in
+ * the context), so launches in flight on different queues never share
+ * state. */
+typedef struct xwg_pending xwg_pending;
+
+/* Enqueues the launch and returns at once. *pending must be passed to
+ * xwg_launch_finish() exactly once. If event is not NULL it receives the
+ * kernel's event (the caller releases it), to wait on or chain. */
+XWG_EXPORT int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
+                                cl_kernel kernel, size_t local_size,
+                                const xwg_launch_options *opts,
+                                xwg_pending **pending, cl_event *event);
+/* Waits for the launch, reads its status (participants, watchdog) and
+ * frees *pending. Returns as xwg_launch(). info may be NULL. */
+XWG_EXPORT int xwg_launch_finish(xwg_pending *pending,
+                                 xwg_launch_info *info);
 
 /* ---- Conveniences ------------------------------------------------------ */
 

@@ -18,6 +18,11 @@
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
     volatile XWG__GLOBAL_WORD *state;
+    /* The group's shared words: [0] id, [1] count, [2] the failed flag as
+     * the group last saw it (written by work-item 0 inside xwg_barrier(),
+     * read by all after its closing work-group barrier, so every
+     * work-item of a group sees the same value). */
+    __local uint *shared;
     uint group_id;   /* 0 .. num_groups-1 among the participants */
     uint num_groups; /* participants; 0 in a group that must return */
 } xwg_self;
@@ -178,11 +183,13 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         }
         shared[0] = id;
         shared[1] = count;
+        shared[2] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
     xwg_self self;
     self.state = state;
+    self.shared = shared;
     self.group_id = shared[0];
     self.num_groups = shared[1];
     return self;
@@ -192,7 +199,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
 #define XWG_DISCOVER()                                                       \
-    __local uint xwg__shared_ids[2];                                          \
+    __local uint xwg__shared_ids[3];                                          \
     const xwg_self xwg__self = xwg__discover(xwg__state, xwg__shared_ids);    \
     if (xwg__self.num_groups == 0u)                                           \
     return

@@ -19,7 +19,20 @@
 #define XWG__W_TICKET_NEXT 96u   /* ticket lock: next ticket to hand out */
 #define XWG__W_TICKET_SERVE 128u /* ticket lock: ticket now served */
 #define XWG__W_POLL_OPEN 160u    /* ticket lock: 1 while the poll is open */
-#define XWG__STATE_WORDS 192u    /* words in the whole buffer */
+#define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
+#define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take; 0: none */
+#define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
+#define XWG__W_COUNTER 224u      /* counter barrier: top bit flips per episode */
+#define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE */
+#define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
+#define XWG__STATE_WORDS 256u    /* words before the flags (discovery needs
+                                    no more) */
+/* Words of a state buffer for `groups` groups. */
+#define XWG__STATE_WORDS_FOR(groups) (XWG__STATE_WORDS + (groups)*XWG__LINE_WORDS)
+
+#define XWG__BARRIER_XF 1u      /* Xiao and Feng's master/slave, as adapted
+                                   by Sorensen et al. */
+#define XWG__BARRIER_COUNTER 2u /* one counter, no reset (grid.sync shape) */
 
 #define XWG__MODE_RUN 0u            /* protocol, then the kernel body */
 #define XWG__MODE_DISCOVERY_ONLY 1u /* protocol, then every group returns */

@@ -70,6 +70,13 @@ static int measure(xwg_context *xc, cl_kernel k, size_t local, int repeat,
     return XWG_SUCCESS;
 }
 
+static const char *self_test_name(xwg_self_test_result r)
+{
+    return r == XWG_SELF_TEST_PASSED   ? "passed"
+           : r == XWG_SELF_TEST_FAILED ? "failed"
+                                       : "not run";
+}
+
 static void json_string(const char *s)
 {
     putchar('"');
@@ -100,10 +107,12 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
         printf(", \"atomics_path\": \"%s\", \"atomics_reason\": ", path);
         json_string(info->atomics_reason);
         printf(", \"compute_units\": %u, \"discovery\": \"%s\", "
+               "\"barrier_self_test\": \"%s\", \"self_test_errors\": %u, "
                "\"occupancy\": [",
                info->compute_units,
                info->discovery == XWG_DISCOVERY_TICKET_LOCK ? "ticket"
-                                                            : "window");
+                                                            : "window",
+               self_test_name(info->self_test), info->self_test_errors);
         for (size_t i = 0; i < n; i++)
             printf("%s\n    {\"local_size\": %zu, \"local_mem\": %llu, "
                    "\"groups_min\": %u, \"groups_median\": %u, "
@@ -119,6 +128,10 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
     printf("    %s, %u compute units, atomics path %s (%s)\n",
            info->opencl_c_version, info->compute_units, path,
            info->atomics_reason);
+    printf("    barrier self-test: %s (%u wrong reads in %u episodes, up to "
+           "%u groups)\n",
+           self_test_name(info->self_test), info->self_test_errors,
+           info->self_test_episodes, info->self_test_groups);
     printf("    %10s %10s %8s %8s %8s %8s %10s\n", "local_size", "local_mem",
            "min", "median", "max", "per_CU", "time_ms");
     for (size_t i = 0; i < n; i++)
@@ -192,6 +205,9 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     xwg_options_init(&opts);
     opts.discovery = (xwg_discovery_protocol)a->protocol;
     opts.discovery_window_us = a->window_us;
+    /* Discovery needs no barrier: run the barrier self-test and report it,
+     * but do not refuse a device that fails it. */
+    opts.self_test = XWG_SELF_TEST_REPORT;
     xwg_context *xc = NULL;
     cl_program prog = NULL;
     cl_kernel plain = NULL, with_local = NULL;

@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,31 @@ static int apply_environment(xwg_options *opts)
             return XWG_ERROR_INVALID_ARGUMENT;
         }
     }
+    const char *barrier = getenv("XWG_BARRIER");
+    if (barrier != NULL && barrier[0] != '\0') {
+        if (!strcmp(barrier, "xf"))
+            opts->barrier = XWG_BARRIER_XF;
+        else if (!strcmp(barrier, "counter"))
+            opts->barrier = XWG_BARRIER_COUNTER;
+        else {
+            XWG__TRACE("XWG_BARRIER=%s is neither xf nor counter", barrier);
+            return XWG_ERROR_INVALID_ARGUMENT;
+        }
+    }
+    const char *self_test = getenv("XWG_SELF_TEST");
+    if (self_test != NULL && self_test[0] != '\0') {
+        if (!strcmp(self_test, "require"))
+            opts->self_test = XWG_SELF_TEST_REQUIRE;
+        else if (!strcmp(self_test, "report"))
+            opts->self_test = XWG_SELF_TEST_REPORT;
+        else if (!strcmp(self_test, "skip"))
+            opts->self_test = XWG_SELF_TEST_SKIP;
+        else {
+            XWG__TRACE("XWG_SELF_TEST=%s is not require, report or skip",
+                       self_test);
+            return XWG_ERROR_INVALID_ARGUMENT;
+        }
+    }
     return XWG_SUCCESS;
 }
 
@@ -71,6 +97,14 @@ static int check_options(const xwg_options *opts)
     if (opts->discovery != XWG_DISCOVERY_DEFAULT &&
         opts->discovery != XWG_DISCOVERY_TICKET_LOCK &&
         opts->discovery != XWG_DISCOVERY_STABLE_WINDOW)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    /* Fields an older caller's struct does not reach keep their defaults
+     * (see xwg_context_create). */
+    if (opts->size >= offsetof(xwg_options, barrier) + sizeof opts->barrier &&
+        (unsigned)opts->barrier > XWG_BARRIER_COUNTER)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    if (opts->size >= offsetof(xwg_options, self_test) + sizeof opts->self_test &&
+        (unsigned)opts->self_test > XWG_SELF_TEST_SKIP)
         return XWG_ERROR_INVALID_ARGUMENT;
     return XWG_SUCCESS;
 }
@@ -133,6 +167,11 @@ int xwg_context_create(cl_context context, cl_device_id device,
     ctx->info.discovery = options.discovery == XWG_DISCOVERY_DEFAULT
                               ? XWG_DISCOVERY_STABLE_WINDOW
                               : options.discovery;
+    /* The counter barrier measured faster than the master/slave one on
+     * the H200 and on PoCL (results/README.md): it is the default. */
+    ctx->info.barrier = options.barrier == XWG_BARRIER_DEFAULT
+                            ? XWG_BARRIER_COUNTER
+                            : options.barrier;
     ctx->info.discovery_window_us =
         options.discovery_window_us != 0 ? options.discovery_window_us
         : is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
@@ -173,6 +212,21 @@ int xwg_context_create(cl_context context, cl_device_id device,
     clRetainDevice(device);
     ctx->cl = context;
     ctx->device = device;
+
+    if (options.self_test != XWG_SELF_TEST_SKIP) {
+        err = xwg__run_self_test(ctx);
+        if (err == XWG_SUCCESS &&
+            ctx->info.self_test == XWG_SELF_TEST_FAILED &&
+            options.self_test == XWG_SELF_TEST_REQUIRE)
+            err = XWG_ERROR_UNSUPPORTED_DEVICE;
+        if (err != XWG_SUCCESS) {
+            XWG__TRACE("%s refused: self-test %s (%u wrong reads)",
+                       ctx->info.device_name, xwg_status_name(err),
+                       ctx->info.self_test_errors);
+            xwg_context_release(ctx);
+            return err;
+        }
+    }
     *out = ctx;
     return XWG_SUCCESS;
 }
@@ -185,6 +239,8 @@ void xwg_context_release(xwg_context *ctx)
         clReleaseKernel(ctx->cache[i].kernel);
     }
     free(ctx->cache);
+    for (size_t i = 0; i < ctx->pool_len; i++)
+        clReleaseMemObject(ctx->pool[i].mem);
     clReleaseMemObject(ctx->state);
     clReleaseCommandQueue(ctx->queue);
     clReleaseDevice(ctx->device);

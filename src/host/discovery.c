@@ -45,7 +45,10 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
                     size_t local_size, size_t groups, cl_uint mode,
                     cl_uint window_polls, double *kernel_ms)
 {
-    int err = xwg__reset_state(ctx, ctx->queue, mode, window_polls);
+    cl_uint header[XWG__STATE_WORDS];
+    xwg__state_header(ctx, mode, window_polls, 0, 0, header);
+    int err = clEnqueueWriteBuffer(ctx->queue, ctx->state, CL_TRUE, 0,
+                                   sizeof header, header, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return err;
     err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &ctx->state);
@@ -72,10 +75,13 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
 /* Times the window's polling loop on the device, once per context, and
  * turns the window in microseconds into polls. OpenCL C has no clock, so
  * this is how a window (and later the watchdog) gets a time. The
- * difference of two launches (n and 2n polls) cancels the launch cost. */
-static int calibrate_locked(xwg_context *ctx, cl_kernel kernel,
-                            cl_uint state_arg, size_t local_size)
+ * difference of two launches (n and 2n polls) cancels the launch cost.
+ * The caller holds ctx->lock. */
+int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
+                           cl_uint state_arg, size_t local_size)
 {
+    if (ctx->info.poll_ns != 0)
+        return XWG_SUCCESS;
     double ns = 0;
     for (cl_uint polls = 1024; polls <= (1u << 28); polls *= 4) {
         double t1 = 0, t2 = 0;
@@ -149,7 +155,7 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
 {
     double start = now_ms();
     if (ctx->info.poll_ns == 0) {
-        int err = calibrate_locked(ctx, kernel, state_arg, local_size);
+        int err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
         if (err != XWG_SUCCESS)
             return err;
         start = now_ms(); /* calibration is the context's, not this kernel's */
@@ -162,7 +168,7 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
                            XWG__MODE_DISCOVERY_ONLY,
                            ctx->info.discovery_window_polls, &kernel_ms);
         if (err == XWG_SUCCESS)
-            err = xwg__read_state_word(ctx, ctx->queue, XWG__W_COUNT, &count);
+            err = xwg__read_state_word(ctx, ctx->state, XWG__W_COUNT, &count);
         if (err != XWG_SUCCESS)
             return err;
         XWG__TRACE("discovery: %u of %zu groups of %zu (%.3f ms)", count,

@@ -20,14 +20,24 @@ typedef struct xwg__cache_entry {
     xwg_occupancy result;
 } xwg__cache_entry;
 
+/* A state buffer kept for reuse, and its size in words. */
+typedef struct xwg__state_buffer {
+    cl_mem mem;
+    size_t words;
+} xwg__state_buffer;
+
+#define XWG__POOL_MAX 8 /* idle state buffers a context keeps */
+
 struct xwg_context {
     cl_context cl;          /* retained */
     cl_device_id device;    /* retained */
     cl_command_queue queue; /* xwg's own, with profiling, for discovery */
-    cl_mem state;           /* the state buffer that XWG_STATE points to */
+    cl_mem state;           /* discovery's state buffer (header only) */
+    xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */
+    size_t pool_len;
     xwg_options options;    /* after defaults and environment */
     xwg_device_info info;   /* what the probe found and chose */
-    pthread_mutex_t lock;   /* guards queue, state and cache */
+    pthread_mutex_t lock;   /* guards queue, state, pool and cache */
     xwg__cache_entry *cache;
     size_t cache_len, cache_cap;
 };
@@ -55,13 +65,28 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);
 int xwg__check_local_size(const xwg_context *ctx, cl_kernel kernel,
                           size_t local_size, cl_ulong *local_mem);
 
-/* launch.c: writes the state header (mode, protocol, window) and zeroes
- * the rest, on queue, blocking. */
-int xwg__reset_state(xwg_context *ctx, cl_command_queue queue, cl_uint mode,
-                     cl_uint window_polls);
-/* Reads one word of the state buffer, blocking. */
-int xwg__read_state_word(xwg_context *ctx, cl_command_queue queue,
-                         cl_uint word, cl_uint *value);
+/* state.c: the header words of a state buffer for one launch (the rest
+ * of the header is zero). */
+void xwg__state_header(const xwg_context *ctx, cl_uint mode,
+                       cl_uint window_polls, cl_uint barrier,
+                       cl_uint watchdog_polls,
+                       cl_uint header[XWG__STATE_WORDS]);
+/* Reads one word of a state buffer on ctx->queue, blocking (under lock). */
+int xwg__read_state_word(xwg_context *ctx, cl_mem state, cl_uint word,
+                         cl_uint *value);
+/* A launch state buffer of at least `words` words, from the pool or new;
+ * and back to the pool (or released, when the pool is full). */
+int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);
+void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
+
+/* discovery.c: times the window's polling loop once per context (under
+ * ctx->lock), using the user's kernel in calibration mode. */
+int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
+                           cl_uint state_arg, size_t local_size);
+
+/* self_test.c: the barrier self-test of a new context, cached per device,
+ * driver version and path; fills info.self_test*. */
+int xwg__run_self_test(xwg_context *ctx);
 
 /* The kernel-side library, embedded at build time from kernels/ by
  * cmake/embed_kernels.cmake (NUL-terminated). */

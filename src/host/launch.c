@@ -1,111 +1,224 @@
 /*
  * launch.c - xwg_launch(): a kernel launched with no more groups than are
- * co-resident, and the state buffer it shares with XWG_DISCOVER().
+ * co-resident, its state buffer, its watchdog, and its status.
  *
- * A launch holds the context's lock from writing the state until the
- * kernel has finished: the context has one state buffer, so launches on
- * one context run one at a time, whatever queues they use. Use one context
- * per concurrent stream of launches.
+ * A launch is enqueued in three commands on the caller's queue, chained by
+ * events so that out-of-order queues work too: a fill that zeroes the
+ * state buffer's barrier flags, a write of its header (mode, protocol,
+ * window, barrier, watchdog), and the kernel. xwg_launch_finish() waits
+ * for the kernel and reads two words back: the participants and the
+ * failed flag.
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-int xwg__reset_state(xwg_context *ctx, cl_command_queue queue, cl_uint mode,
-                     cl_uint window_polls)
+#define XWG__WATCHDOG_MS_DEFAULT 1000u
+
+struct xwg_pending {
+    xwg_context *ctx;
+    xwg__state_buffer state;
+    cl_event setup[2]; /* the fill and the header write */
+    cl_event kernel;
+    cl_uint header[XWG__STATE_WORDS]; /* must outlive the write */
+    cl_uint groups;
+    int skip_discovery;
+};
+
+/* The watchdog bound in polls of the calibrated loop. */
+static cl_uint watchdog_polls(const xwg_context *ctx, cl_uint ms)
 {
-    cl_uint words[XWG__STATE_WORDS];
-    memset(words, 0, sizeof words);
-    words[XWG__W_MODE] = mode;
-    words[XWG__W_PROTOCOL] = (cl_uint)ctx->info.discovery;
-    words[XWG__W_WINDOW] = window_polls;
-    words[XWG__W_POLL_OPEN] = 1; /* the ticket lock's poll starts open */
-    return clEnqueueWriteBuffer(queue, ctx->state, CL_TRUE, 0, sizeof words,
-                                words, 0, NULL, NULL);
+    double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
+                   ctx->info.poll_ns;
+    return polls < 1024 ? 1024 : polls > 4e9 ? 4000000000u : (cl_uint)polls;
 }
 
-int xwg__read_state_word(xwg_context *ctx, cl_command_queue queue,
-                         cl_uint word, cl_uint *value)
+static void pending_free(xwg_pending *p)
 {
-    return clEnqueueReadBuffer(queue, ctx->state, CL_TRUE,
-                               word * sizeof(cl_uint), sizeof(cl_uint), value,
-                               0, NULL, NULL);
+    for (int i = 0; i < 2; i++)
+        if (p->setup[i])
+            clReleaseEvent(p->setup[i]);
+    if (p->kernel)
+        clReleaseEvent(p->kernel);
+    if (p->state.mem)
+        xwg__state_return(p->ctx, p->state);
+    free(p);
 }
 
-/* Enqueues the kernel over `groups` groups and waits for it. */
-static int run_locked(xwg_context *ctx, cl_command_queue queue,
-                      cl_kernel kernel, cl_uint state_arg, size_t local_size,
-                      size_t groups, int skip_discovery, cl_uint *participants)
+/* Copies the caller's options over the defaults, by the caller's size. */
+static int read_options(const xwg_launch_options *opts,
+                        xwg_launch_options *out)
 {
-    int err = xwg__reset_state(ctx, queue,
-                               skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
-                               ctx->info.discovery_window_polls);
-    if (err != CL_SUCCESS)
-        return err;
-    err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &ctx->state);
-    if (err != CL_SUCCESS)
-        return err;
-    size_t global = groups * local_size;
-    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local_size,
-                                 0, NULL, NULL);
-    if (err != CL_SUCCESS)
-        return err;
-    if ((err = clFinish(queue)) != CL_SUCCESS)
-        return err;
-    if (skip_discovery) {
-        *participants = (cl_uint)groups;
+    const xwg_launch_options defaults = XWG_LAUNCH_OPTIONS_INIT;
+    *out = defaults;
+    if (opts == NULL)
         return XWG_SUCCESS;
+    if (opts->size < sizeof(size_t))
+        return XWG_ERROR_INVALID_ARGUMENT;
+    size_t n = opts->size < sizeof *out ? opts->size : sizeof *out;
+    memcpy(out, opts, n);
+    out->size = sizeof *out;
+    if (out->barrier != XWG_BARRIER_DEFAULT && out->barrier != XWG_BARRIER_XF &&
+        out->barrier != XWG_BARRIER_COUNTER)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    return XWG_SUCCESS;
+}
+
+/* How many groups to launch: forced, or discovered (which also checks
+ * the state argument and the local size, and calibrates). */
+static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
+                       const xwg_launch_options *o, cl_uint *groups)
+{
+    *groups = o->groups;
+    if (*groups == 0 || !o->skip_discovery) {
+        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+        int err = xwg_discover(ctx, kernel, local_size, &occ);
+        if (err != XWG_SUCCESS)
+            return err;
+        if (*groups == 0)
+            *groups = occ.groups;
     }
-    return xwg__read_state_word(ctx, queue, XWG__W_COUNT, participants);
+    return XWG_SUCCESS;
+}
+
+/* The three commands of a launch; p->setup and p->kernel get their
+ * events. */
+static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
+                   cl_uint state_arg, size_t local_size)
+{
+    const cl_uint zero = 0;
+    size_t flags_bytes = (p->state.words - XWG__STATE_WORDS) * sizeof zero;
+    int err = CL_SUCCESS;
+    if (flags_bytes > 0)
+        err = clEnqueueFillBuffer(queue, p->state.mem, &zero, sizeof zero,
+                                  XWG__STATE_WORDS * sizeof zero, flags_bytes,
+                                  0, NULL, &p->setup[0]);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
+                                   sizeof p->header, p->header, 0, NULL,
+                                   &p->setup[1]);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
+    if (err != CL_SUCCESS)
+        return err;
+    size_t global = (size_t)p->groups * local_size;
+    cl_uint waits = p->setup[0] ? 2 : 1;
+    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                  &local_size, waits,
+                                  p->setup[0] ? p->setup : &p->setup[1],
+                                  &p->kernel);
+}
+
+int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
+                     cl_kernel kernel, size_t local_size,
+                     const xwg_launch_options *opts, xwg_pending **pending,
+                     cl_event *event)
+{
+    if (pending != NULL)
+        *pending = NULL;
+    if (event != NULL)
+        *event = NULL;
+    if (ctx == NULL || queue == NULL || kernel == NULL || pending == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    xwg_launch_options o;
+    int err = read_options(opts, &o);
+    cl_uint state_arg = 0, groups = 0;
+    cl_ulong local_mem = 0;
+    if (err == XWG_SUCCESS)
+        err = xwg__find_state_arg(kernel, &state_arg);
+    if (err == XWG_SUCCESS)
+        err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
+    if (err == XWG_SUCCESS)
+        err = size_launch(ctx, kernel, local_size, &o, &groups);
+    if (err == XWG_SUCCESS) {
+        /* A launch with discovery skipped may come before any discovery:
+         * the watchdog still needs the calibration. */
+        pthread_mutex_lock(&ctx->lock);
+        err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    if (err != XWG_SUCCESS)
+        return err;
+
+    xwg_pending *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    p->ctx = ctx;
+    p->groups = groups;
+    p->skip_discovery = o.skip_discovery;
+    xwg_barrier_algo algo =
+        o.barrier != XWG_BARRIER_DEFAULT ? o.barrier : ctx->info.barrier;
+    xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
+                      ctx->info.discovery_window_polls, (cl_uint)algo,
+                      watchdog_polls(ctx, o.watchdog_ms), p->header);
+    err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups),
+                             &p->state);
+    if (err == XWG_SUCCESS)
+        err = enqueue(p, queue, kernel, state_arg, local_size);
+    if (err != XWG_SUCCESS) {
+        /* Commands already enqueued still use the buffer: wait for them
+         * before it goes back to the pool. */
+        clFinish(queue);
+        pending_free(p);
+        return err;
+    }
+    XWG__TRACE("launch: %u groups of %zu, barrier %d, watchdog %u polls",
+               groups, local_size, (int)algo, p->header[XWG__W_WATCHDOG]);
+    if (event != NULL) {
+        clRetainEvent(p->kernel);
+        *event = p->kernel;
+    }
+    *pending = p;
+    return XWG_SUCCESS;
+}
+
+int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
+{
+    if (p == NULL)
+        return XWG_ERROR_INVALID_ARGUMENT;
+    xwg_context *ctx = p->ctx;
+    cl_int status = CL_COMPLETE;
+    int err = clWaitForEvents(1, &p->kernel);
+    if (err == CL_SUCCESS)
+        err = clGetEventInfo(p->kernel, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                             sizeof status, &status, NULL);
+    if (err == CL_SUCCESS && status < 0)
+        err = status; /* the kernel itself failed */
+    cl_uint participants = p->groups, failed = 0;
+    if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&ctx->lock);
+        if (!p->skip_discovery)
+            err = xwg__read_state_word(ctx, p->state.mem, XWG__W_COUNT,
+                                       &participants);
+        if (err == CL_SUCCESS)
+            err = xwg__read_state_word(ctx, p->state.mem, XWG__W_FAILED,
+                                       &failed);
+        pthread_mutex_unlock(&ctx->lock);
+    }
+    xwg_launch_info result = {sizeof result, participants, p->groups,
+                              failed != 0};
+    pending_free(p);
+    if (err != CL_SUCCESS)
+        return err;
+    if (participants == 0 || participants > result.groups_launched)
+        return XWG_ERROR_DISCOVERY_FAILED;
+    if (info != NULL)
+        xwg__copy_versioned(info, &result, sizeof result);
+    return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
 }
 
 int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
                   size_t local_size, const xwg_launch_options *opts,
                   xwg_launch_info *info)
 {
-    if (ctx == NULL || queue == NULL || kernel == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
     if (info != NULL && info->size < sizeof(size_t))
         return XWG_ERROR_INVALID_ARGUMENT;
-    xwg_launch_options options = XWG_LAUNCH_OPTIONS_INIT;
-    if (opts != NULL) {
-        if (opts->size < sizeof(size_t))
-            return XWG_ERROR_INVALID_ARGUMENT;
-        size_t n = opts->size < sizeof options ? opts->size : sizeof options;
-        memcpy(&options, opts, n);
-    }
-
-    size_t groups = options.groups;
-    if (groups == 0 || !options.skip_discovery) {
-        /* Discovery also validates the state argument and local size. */
-        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
-        int err = xwg_discover(ctx, kernel, local_size, &occ);
-        if (err != XWG_SUCCESS)
-            return err;
-        if (groups == 0)
-            groups = occ.groups;
-    }
-    cl_uint state_arg = 0;
-    cl_ulong local_mem = 0;
-    int err = xwg__find_state_arg(kernel, &state_arg);
-    if (err == XWG_SUCCESS)
-        err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
+    xwg_pending *p = NULL;
+    int err = xwg_launch_async(ctx, queue, kernel, local_size, opts, &p, NULL);
     if (err != XWG_SUCCESS)
         return err;
-
-    cl_uint participants = 0;
-    pthread_mutex_lock(&ctx->lock);
-    err = run_locked(ctx, queue, kernel, state_arg, local_size, groups,
-                     options.skip_discovery, &participants);
-    pthread_mutex_unlock(&ctx->lock);
-    if (err != XWG_SUCCESS)
-        return err;
-    if (participants == 0 || participants > groups)
-        return XWG_ERROR_DISCOVERY_FAILED;
-    xwg_launch_info result = {sizeof result, participants, (cl_uint)groups};
-    if (info != NULL)
-        xwg__copy_versioned(info, &result, sizeof result);
-    return XWG_SUCCESS;
+    return xwg_launch_finish(p, info);
 }
 
 int xwg_launch(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,

@@ -1,0 +1,238 @@
+/*
+ * xwg_barrier.cl - the global barrier among the participating groups, its
+ * watchdog, and the fence-scope helpers.
+ *
+ * Specification (the barrier's, from Sorensen et al., OOPSLA 2016): for
+ * every barrier instance i, every memory access made before instance i by
+ * any work-item of any participant happens-before every access made after
+ * instance i by any work-item of any other participant. The steps that
+ * establish it, named in the comments below:
+ *   B1 entry:   a work-group barrier orders every work-item's earlier
+ *               accesses before work-item 0's arrival;
+ *   B2 arrive:  work-item 0 publishes the arrival with a release at device
+ *               scope;
+ *   B3 collect: the waiter acquires every arrival (directly, or through the
+ *               master), at device scope;
+ *   B4 depart:  (XF only) the master releases the slaves at device scope,
+ *               and each slave acquires that release;
+ *   B5 exit:    a work-group barrier hands what work-item 0 acquired to
+ *               every work-item of the group.
+ * The proof covers the cl20 path (C11 acquire/release at device scope).
+ * The cl12 path builds the same steps from fences and 1.x atomics and rests
+ * on tests: OpenCL 1.x has no memory model to prove it against.
+ *
+ * Every work-item of every participant must call xwg_barrier() the same
+ * number of times. A wait that exceeds the watchdog bound (a count of
+ * polls, calibrated by the host to about a second) marks the state failed;
+ * every later wait, in any group, then ends at once, xwg_failed() turns
+ * true, and the host reports XWG_ERROR_BARRIER_TIMEOUT. Work-group barriers
+ * are never skipped, so a failed barrier still keeps each group's control
+ * flow uniform.
+ */
+
+/* ---- Fence-scope helpers ------------------------------------------------ */
+
+#if defined(XWG_PATH_CL20)
+/* seq_cst where the device has it (OpenCL C 2.x always; 3.0 through a
+ * feature macro), else acq_rel, the strongest order the cl20 path
+ * requires. */
+#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_order_seq_cst)
+#define XWG__FENCE_ORDER memory_order_seq_cst
+#else
+#define XWG__FENCE_ORDER memory_order_acq_rel
+#endif
+
+/* Like CUDA's __threadfence_block(): orders this work-item's accesses as
+ * seen by the work-items of its group. */
+inline void xwg_fence_work_group(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE,
+                           XWG__FENCE_ORDER, memory_scope_work_group);
+}
+
+/* Like __threadfence(): as seen by every work-item on the device. */
+inline void xwg_fence_device(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, XWG__FENCE_ORDER,
+                           memory_scope_device);
+}
+
+/* Like __threadfence_system(): as seen by other devices and the host,
+ * where the device supports that scope; device scope otherwise. */
+inline void xwg_fence_system(void)
+{
+#if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_scope_all_devices)
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, XWG__FENCE_ORDER,
+                           memory_scope_all_svm_devices);
+#else
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, XWG__FENCE_ORDER,
+                           memory_scope_device);
+#endif
+}
+
+#else /* XWG_PATH_CL12 */
+/* OpenCL 1.x has one fence, with no scope: the strongest available
+ * serves all three. */
+inline void xwg_fence_work_group(void)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+inline void xwg_fence_device(void)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+inline void xwg_fence_system(void)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+/* ---- The watchdog ----------------------------------------------------- */
+
+/* Counts one poll of a wait. Returns 1 when the wait must end: it took
+ * `bound` polls (it then marks the state failed), or another wait did.
+ * Relaxed: the flag carries no data, only "stop". */
+inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
+                             uint bound)
+{
+    uint n = ++*polls;
+    if (n >= bound) {
+        xwg__store_relaxed(&state[XWG__W_FAILED], 1u);
+        return 1;
+    }
+    /* Every 64 polls, look whether another wait has failed. */
+    return (n & 63u) == 0u &&
+           xwg__load_relaxed(&state[XWG__W_FAILED]) != 0u;
+}
+
+/* Work-item 0 records the group's view of the failed flag for
+ * xwg_failed(), before the exit barrier makes it visible to the group. */
+inline void xwg__record_failed(xwg_self self)
+{
+    if (get_local_id(0) == 0)
+        self.shared[2] = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
+}
+
+/* ---- Counter barrier (the shape of CUDA's grid.sync()) ---------------- */
+
+/* One counter. Group 0 adds 0x80000000 - (n - 1), every other group 1, so
+ * the top bit flips exactly when all n have arrived, and the low bits are
+ * back where they started: no reset between episodes. */
+inline void xwg__barrier_counter(xwg_self self, uint bound, int with_wg)
+{
+    volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
+    /* B1 entry. */
+    if (with_wg)
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 &&
+        xwg__load_relaxed(&self.state[XWG__W_FAILED]) == 0u) {
+        uint add = self.group_id == 0u
+                       ? XWG__CLOSED - (self.num_groups - 1u)
+                       : 1u;
+        /* B2 arrive: the release half publishes the group's accesses; the
+         * add continues the release sequence that the last arrival's
+         * flip heads. */
+        uint old = xwg__fetch_add_acq_rel(counter, add);
+        /* B3 collect: poll relaxed until the top bit differs from the one
+         * we arrived under... */
+        uint polls = 0u;
+        int flipped = 1;
+        while (((xwg__load_relaxed(counter) ^ old) & XWG__CLOSED) == 0u) {
+            if (xwg__wait_expired(self.state, &polls, bound)) {
+                flipped = 0;
+                break;
+            }
+        }
+        /* ...then acquire: this load reads the flip or later, which is in
+         * the release sequence of every group's arrival. */
+        if (flipped)
+            (void)xwg__load_acquire(counter);
+    }
+    xwg__record_failed(self);
+    /* B5 exit. */
+    if (with_wg)
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+/* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
+
+/* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
+ * for the master to lower it; the master's work-items each wait for a
+ * strided share of the slaves, meet, and lower the flags. Each flag sits
+ * on its own 128-byte line. */
+inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
+{
+    volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
+    uint failed = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
+    /* B1 entry. */
+    if (with_wg)
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (self.group_id == 0u) {
+        for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;
+             i += (uint)get_local_size(0)) {
+            volatile XWG__GLOBAL_WORD *flag = &flags[i * XWG__LINE_WORDS];
+            uint polls = 0u;
+            /* B3 collect: wait for slave i's arrival (relaxed polls)... */
+            while (!failed && xwg__load_relaxed(flag) != 1u) {
+                if (xwg__wait_expired(self.state, &polls, bound))
+                    failed = 1u;
+            }
+            /* ...and acquire what slave i released with it. */
+            (void)xwg__load_acquire(flag);
+        }
+        /* Every master work-item now knows every slave has arrived. */
+        if (with_wg)
+            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;
+             i += (uint)get_local_size(0))
+            /* B4 depart: release slave i, publishing everything the
+             * master group acquired (and did) before. */
+            xwg__store_release(&flags[i * XWG__LINE_WORDS], 0u);
+    } else if (get_local_id(0) == 0) {
+        volatile XWG__GLOBAL_WORD *flag =
+            &flags[self.group_id * XWG__LINE_WORDS];
+        /* B2 arrive: publish this group's accesses with the raised flag. */
+        xwg__store_release(flag, 1u);
+        uint polls = 0u;
+        /* B4 depart: wait (relaxed) until the master lowers the flag... */
+        while (!failed && xwg__load_relaxed(flag) != 0u) {
+            if (xwg__wait_expired(self.state, &polls, bound))
+                failed = 1u;
+        }
+        /* ...and acquire the master's release. */
+        (void)xwg__load_acquire(flag);
+    }
+    xwg__record_failed(self);
+    /* B5 exit. */
+    if (with_wg)
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
+/* ---- xwg_barrier() ------------------------------------------------------ */
+
+inline void xwg_barrier_of(xwg_self self)
+{
+    /* Written by the host before the launch: uniform for all work-items. */
+    uint bound = xwg__load_relaxed(&self.state[XWG__W_WATCHDOG]);
+    uint algo = xwg__load_relaxed(&self.state[XWG__W_BARRIER_ALGO]);
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
+    /* TEST ONLY: a no-op barrier. The stress tests must catch it. */
+    return;
+#elif defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 2
+    /* TEST ONLY: the barrier without its work-group barriers (B1, B5). */
+    const int with_wg = 0;
+#else
+    const int with_wg = 1;
+#endif
+    if (algo == XWG__BARRIER_XF)
+        xwg__barrier_xf(self, bound, with_wg);
+    else
+        xwg__barrier_counter(self, bound, with_wg);
+}
+
+/* Nonzero once a barrier of this launch has timed out. The same for every
+ * work-item of a group between two barriers. */
+inline uint xwg_failed_of(xwg_self self) { return self.shared[2]; }
+
+#define xwg_barrier() xwg_barrier_of(xwg__self)
+#define xwg_failed() xwg_failed_of(xwg__self)

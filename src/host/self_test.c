@@ -1,0 +1,205 @@
+/*
+ * self_test.c - the barrier self-test that a new context runs.
+ *
+ * Capabilities alone cannot decide whether the barrier is safe on a
+ * device: Mesa rusticl, Oclgrind and NVIDIA's driver advertise the same
+ * (relaxed, work-group scope), yet a draft barrier read stale data on
+ * rusticl and never on the H200. So each context runs a short stress
+ * kernel: every group stores a value per episode with plain stores, and
+ * after the barrier reads another group's value. rusticl showed its stale
+ * reads in the first rounds of most launches, so a few short launches
+ * catch it. The result is cached per device, driver version and atomics
+ * path for the life of the process.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define XWG__SELF_TEST_LAUNCHES 4 /* launches of two or more groups */
+#define XWG__SELF_TEST_TRIES 32   /* launches at most */
+#define XWG__SELF_TEST_EPISODES 64
+#define XWG__SELF_TEST_LOCAL 64
+#define XWG__SELF_TEST_CACHE 16
+
+static const char self_test_source[] =
+    "__kernel void xwg_self_test(__global uint *data, __global uint *errors,\n"
+    "                            uint episodes, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
+    "    const uint l = get_local_id(0), size = get_local_size(0);\n"
+    "    uint bad = 0;\n"
+    "    for (uint e = 1; e <= episodes && !xwg_failed(); e++) {\n"
+    "        data[g * size + l] = e * n + g; /* plain stores */\n"
+    "        xwg_barrier();\n"
+    "        uint other = (g + 1 + e % (n > 1 ? n - 1 : 1)) % n;\n"
+    "        if (data[other * size + l] != e * n + other)\n"
+    "            bad++;\n"
+    "        xwg_barrier();\n"
+    "    }\n"
+    "    if (bad)\n"
+    "        atomic_add(errors, bad);\n"
+    "}\n";
+
+typedef struct cached_result {
+    char key[400];
+    xwg_self_test_result result;
+    cl_uint errors, groups, episodes;
+} cached_result;
+
+static cached_result cache[XWG__SELF_TEST_CACHE];
+static size_t cache_len;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cache_key(const xwg_device_info *info, char *key, size_t size)
+{
+    snprintf(key, size, "%s|%s|%s|%d|%d", info->platform_name,
+             info->device_name, info->driver_version, (int)info->atomics_path,
+             (int)info->barrier);
+}
+
+/* One launch of the self-test; adds its errors, gives its participants. */
+static int run_once(xwg_context *ctx, cl_command_queue queue, cl_kernel k,
+                    cl_mem errors, size_t local,
+                    const xwg_launch_options *opts, cl_uint *bad,
+                    cl_uint *groups)
+{
+    const cl_uint zero = 0;
+    int err = clEnqueueWriteBuffer(queue, errors, CL_TRUE, 0, sizeof zero,
+                                   &zero, 0, NULL, NULL);
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    if (err == CL_SUCCESS)
+        err = xwg_launch_ex(ctx, queue, k, local, opts, &info);
+    cl_uint found = 0;
+    if (err == XWG_SUCCESS)
+        err = clEnqueueReadBuffer(queue, errors, CL_TRUE, 0, sizeof found,
+                                  &found, 0, NULL, NULL);
+    if (err == XWG_SUCCESS) {
+        *bad += found;
+        *groups = info.groups;
+    }
+    return err;
+}
+
+static int run_self_test(xwg_context *ctx)
+{
+    xwg_device_info *info = &ctx->info;
+    size_t local = XWG__SELF_TEST_LOCAL < info->max_work_group_size
+                       ? XWG__SELF_TEST_LOCAL
+                       : info->max_work_group_size;
+    cl_uint episodes = XWG__SELF_TEST_EPISODES;
+    int err;
+    cl_program prog = NULL;
+    cl_kernel k = NULL;
+    cl_mem data = NULL, errors = NULL;
+    cl_command_queue queue =
+        clCreateCommandQueueWithProperties(ctx->cl, ctx->device, NULL, &err);
+    if (queue != NULL)
+        err = xwg_program_build(ctx, self_test_source, NULL, &prog, NULL);
+    if (err == XWG_SUCCESS)
+        k = clCreateKernel(prog, "xwg_self_test", &err);
+    if (err == XWG_SUCCESS)
+        errors = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE, sizeof(cl_uint),
+                                NULL, &err);
+    /* The data buffer needs the group count, which needs the kernel's
+     * arguments set: a placeholder first, then the real one. */
+    if (err == XWG_SUCCESS)
+        err = clSetKernelArg(k, 0, sizeof errors, &errors);
+    if (err == XWG_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof errors, &errors);
+    if (err == XWG_SUCCESS)
+        err = clSetKernelArg(k, 2, sizeof episodes, &episodes);
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    if (err == XWG_SUCCESS)
+        err = xwg_discover(ctx, k, local, &occ);
+    /* Launch two groups more than discovery found (at least 4): the
+     * in-kernel protocol admits only co-resident ones, and a discovery
+     * that happened to find one group must not make the test vacuous. */
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.groups = occ.groups + 2 < 4 ? 4 : occ.groups + 2;
+    if (err == XWG_SUCCESS)
+        data = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
+                              opts.groups * local * sizeof(cl_uint), NULL,
+                              &err);
+    if (err == XWG_SUCCESS)
+        err = clSetKernelArg(k, 0, sizeof data, &data);
+    /* Only launches where two or more groups took part test anything.
+     * Run until enough of them did, or give up after XWG__SELF_TEST_TRIES. */
+    cl_uint bad = 0, groups = 0, multi = 0, launches = 0;
+    int timed_out = 0;
+    while (err == XWG_SUCCESS && multi < XWG__SELF_TEST_LAUNCHES &&
+           launches < XWG__SELF_TEST_TRIES) {
+        cl_uint participants = 0;
+        err = run_once(ctx, queue, k, errors, local, &opts, &bad,
+                       &participants);
+        launches++;
+        if (err == XWG_ERROR_BARRIER_TIMEOUT) {
+            timed_out = 1;
+            err = XWG_SUCCESS;
+            break;
+        }
+        multi += participants >= 2;
+        groups = participants > groups ? participants : groups;
+    }
+    if (err == XWG_SUCCESS) {
+        /* A device of one compute unit that ran one group at a time has a
+         * trivial barrier. Anywhere else, a barrier never seen across two
+         * groups is unverified, and is refused like a wrong one. */
+        int unverified = multi == 0 && info->compute_units > 1;
+        int failed = bad || timed_out || unverified;
+        info->self_test = failed ? XWG_SELF_TEST_FAILED : XWG_SELF_TEST_PASSED;
+        info->self_test_errors = bad;
+        info->self_test_groups = groups;
+        info->self_test_episodes = launches * episodes;
+        XWG__TRACE("self-test on %s: %s, %u wrong reads in %u launches "
+                   "(%u of 2+ groups, up to %u)%s%s",
+                   info->device_name, failed ? "FAILED" : "passed", bad,
+                   launches, multi, groups, timed_out ? ", timed out" : "",
+                   unverified ? ", never two groups" : "");
+    }
+    if (data)
+        clReleaseMemObject(data);
+    if (errors)
+        clReleaseMemObject(errors);
+    if (k)
+        clReleaseKernel(k);
+    if (prog)
+        clReleaseProgram(prog);
+    if (queue)
+        clReleaseCommandQueue(queue);
+    return err;
+}
+
+int xwg__run_self_test(xwg_context *ctx)
+{
+    char key[400];
+    cache_key(&ctx->info, key, sizeof key);
+    pthread_mutex_lock(&cache_lock);
+    for (size_t i = 0; i < cache_len; i++) {
+        if (!strcmp(cache[i].key, key)) {
+            ctx->info.self_test = cache[i].result;
+            ctx->info.self_test_errors = cache[i].errors;
+            ctx->info.self_test_groups = cache[i].groups;
+            ctx->info.self_test_episodes = cache[i].episodes;
+            pthread_mutex_unlock(&cache_lock);
+            return XWG_SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+
+    int err = run_self_test(ctx);
+    if (err != XWG_SUCCESS)
+        return err;
+    pthread_mutex_lock(&cache_lock);
+    if (cache_len < XWG__SELF_TEST_CACHE) {
+        cached_result *c = &cache[cache_len++];
+        snprintf(c->key, sizeof c->key, "%s", key);
+        c->result = ctx->info.self_test;
+        c->errors = ctx->info.self_test_errors;
+        c->groups = ctx->info.self_test_groups;
+        c->episodes = ctx->info.self_test_episodes;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return XWG_SUCCESS;
+}
