@@ -163,31 +163,32 @@ inline void xwg__barrier_counter(xwg_self self, uint bound, int with_wg)
 inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
 {
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
-    uint failed = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
-    /* B1 entry. */
+    const int master = self.group_id == 0u;
+    /* B1 entry. (Every work-group barrier here is at the top level of the
+     * function, outside the master/slave branches: PoCL compiles barriers
+     * in branches poorly, and every group runs them all.) */
     if (with_wg)
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (self.group_id == 0u) {
-        for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;
-             i += (uint)get_local_size(0)) {
+    uint failed = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
+    if (master) {
+        /* Work-item l waits for slaves l+1, l+1+size, ... in one flat
+         * loop: PoCL 3.1 mis-compiles a spin loop nested in another loop
+         * here (the kernel never ends, even when neither loop runs). */
+        const uint size = (uint)get_local_size(0);
+        uint polls = 0u;
+        for (uint i = 1u + (uint)get_local_id(0);
+             i < self.num_groups && !failed;) {
             volatile XWG__GLOBAL_WORD *flag = &flags[i * XWG__LINE_WORDS];
-            uint polls = 0u;
-            /* B3 collect: wait for slave i's arrival (relaxed polls)... */
-            while (!failed && xwg__load_relaxed(flag) != 1u) {
-                if (xwg__wait_expired(self.state, &polls, bound))
-                    failed = 1u;
+            /* B3 collect: poll slave i's flag (relaxed)... */
+            if (xwg__load_relaxed(flag) == 1u) {
+                /* ...and once raised, acquire what slave i released. */
+                (void)xwg__load_acquire(flag);
+                i += size;
+                polls = 0u;
+            } else if (xwg__wait_expired(self.state, &polls, bound)) {
+                failed = 1u;
             }
-            /* ...and acquire what slave i released with it. */
-            (void)xwg__load_acquire(flag);
         }
-        /* Every master work-item now knows every slave has arrived. */
-        if (with_wg)
-            barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-        for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;
-             i += (uint)get_local_size(0))
-            /* B4 depart: release slave i, publishing everything the
-             * master group acquired (and did) before. */
-            xwg__store_release(&flags[i * XWG__LINE_WORDS], 0u);
     } else if (get_local_id(0) == 0) {
         volatile XWG__GLOBAL_WORD *flag =
             &flags[self.group_id * XWG__LINE_WORDS];
@@ -202,7 +203,24 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
         /* ...and acquire the master's release. */
         (void)xwg__load_acquire(flag);
     }
+    /* Recorded here, before the middle barrier: PoCL 3.1 never ends a
+     * kernel that has it after the release loop below. A timeout of
+     * another master work-item shows in xwg_failed() one barrier later. */
     xwg__record_failed(self);
+    /* In the master, every work-item now knows that every slave arrived
+     * (in a slave, this barrier only keeps the shape uniform). */
+    if (with_wg)
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (master) {
+        const uint size = (uint)get_local_size(0);
+        for (uint base = 1u; base < self.num_groups; base += size) {
+            uint i = base + (uint)get_local_id(0);
+            /* B4 depart: release slave i, publishing everything the
+             * master group acquired (and did) before. */
+            if (i < self.num_groups)
+                xwg__store_release(&flags[i * XWG__LINE_WORDS], 0u);
+        }
+    }
     /* B5 exit. */
     if (with_wg)
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
