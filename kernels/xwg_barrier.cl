@@ -235,7 +235,9 @@ inline void xwg_barrier_of(xwg_self self)
     uint algo = xwg__load_relaxed(&self.state[XWG__W_BARRIER_ALGO]);
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
     /* TEST ONLY: a no-op barrier. The stress tests must catch it. */
-    return;
+    if (bound != 0u)
+        return;
+    const int with_wg = 1;
 #elif defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 2
     /* TEST ONLY: the barrier without its work-group barriers (B1, B5). */
     const int with_wg = 0;

@@ -1,0 +1,368 @@
+/*
+ * test_barrier.c - the global barrier on PoCL: stress with data checks,
+ * a stencil that must match a C reference bit for bit, the watchdog's
+ * misuse cases, asynchronous launches, and the fence helpers.
+ *
+ * PoCL runs one group per worker thread; ctest sets 2 threads (the cores
+ * of a CI machine), so launches have 2 groups of 1024 work-items. With
+ * XWG_TEST_BROKEN_BARRIER=1 (a no-op barrier) or 2 (no work-group
+ * barriers) the kernels are built with a known-bad barrier, and ctest
+ * runs the stress and the Jacobi cases alone (XWG_TEST_CASE), expecting
+ * wrong values and mismatches.
+ */
+#include "barrier_kernels.h"
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRESS_EPISODES 20000 /* per launch */
+#define STRESS_LAUNCHES 3     /* per algorithm: 2 x 60,000 episodes */
+
+static char broken_options[64];
+
+static const char *build_options(void)
+{
+    int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
+    if (broken == 0)
+        return NULL;
+    snprintf(broken_options, sizeof broken_options,
+             "-DXWG_TEST_BROKEN_BARRIER=%d", broken);
+    return broken_options;
+}
+
+/* The largest group up to 1024 work-items that the device allows. */
+static size_t big_local(const test_env *env)
+{
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    xwg_context_query(env->xc, &info);
+    return info.max_work_group_size < 1024 ? info.max_work_group_size : 1024;
+}
+
+static cl_mem make_buffer(test_env *env, size_t bytes)
+{
+    int err;
+    cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    ck_assert_msg(m != NULL, "clCreateBuffer: %s", xwg_status_name(err));
+    return m;
+}
+
+static cl_uint read_word(test_env *env, cl_mem m)
+{
+    cl_uint v = 0;
+    clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, sizeof v, &v, 0, NULL,
+                        NULL);
+    return v;
+}
+
+/* ---- stress ----------------------------------------------------------- */
+
+static void stress(xwg_barrier_algo algo)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    size_t local = big_local(&env);
+    cl_kernel k = test_build_kernel(&env, stress_source, "stress",
+                                    build_options());
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    cl_uint episodes = STRESS_EPISODES;
+    clSetKernelArg(k, 0, sizeof errors, &errors); /* placeholder */
+    clSetKernelArg(k, 1, sizeof errors, &errors);
+    clSetKernelArg(k, 2, sizeof episodes, &episodes);
+    ck_assert_int_eq(xwg_discover(env.xc, k, local, &occ), XWG_SUCCESS);
+    cl_mem data = make_buffer(&env, occ.groups * local * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof data, &data);
+
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.barrier = algo;
+    cl_uint total_bad = 0, total_episodes = 0, groups = 0;
+    for (int i = 0; i < STRESS_LAUNCHES; i++) {
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero,
+                             &zero, 0, NULL, NULL);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
+        ck_assert_msg(err == XWG_SUCCESS, "launch: %s", xwg_status_name(err));
+        total_bad += read_word(&env, errors);
+        total_episodes += episodes;
+        groups = info.groups;
+    }
+    printf("stress %s: %u episodes, %u groups of %zu: %u wrong values\n",
+           algo == XWG_BARRIER_XF ? "xf" : "counter", total_episodes, groups,
+           local, total_bad);
+    ck_assert_msg(groups >= 2, "only %u group: nothing was tested", groups);
+    ck_assert_msg(total_bad == 0, "%u wrong values in %u episodes", total_bad,
+                  total_episodes);
+    clReleaseMemObject(data);
+    clReleaseMemObject(errors);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+
+START_TEST(stress_counter) { stress(XWG_BARRIER_COUNTER); }
+END_TEST
+
+START_TEST(stress_xf) { stress(XWG_BARRIER_XF); }
+END_TEST
+
+/* ---- Jacobi ------------------------------------------------------------ */
+
+#define JACOBI_N 3000 /* not a multiple of the global size: tails matter */
+#define JACOBI_ITERATIONS 1000
+
+static void jacobi_reference(float *a, float *b)
+{
+    for (int it = 0; it < JACOBI_ITERATIONS; it++) {
+        const float *src = (it & 1) ? b : a;
+        float *dst = (it & 1) ? a : b;
+        for (int i = 0; i < JACOBI_N; i++)
+            dst[i] = (i == 0 || i == JACOBI_N - 1)
+                         ? src[i]
+                         : 0.25f * src[i - 1] + 0.5f * src[i] +
+                               0.25f * src[i + 1];
+    }
+}
+
+static void jacobi(xwg_barrier_algo algo)
+{
+    static float a[JACOBI_N], b[JACOBI_N], got[JACOBI_N];
+    for (int i = 0; i < JACOBI_N; i++)
+        a[i] = b[i] = (float)((i * 7919) % 1000) / 10.0f;
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_kernel k = test_build_kernel(&env, jacobi_source, "jacobi",
+                                    build_options());
+    cl_mem da = make_buffer(&env, sizeof a), db = make_buffer(&env, sizeof b);
+    clEnqueueWriteBuffer(env.queue, da, CL_TRUE, 0, sizeof a, a, 0, NULL,
+                         NULL);
+    clEnqueueWriteBuffer(env.queue, db, CL_TRUE, 0, sizeof b, b, 0, NULL,
+                         NULL);
+    cl_uint n = JACOBI_N, iterations = JACOBI_ITERATIONS;
+    clSetKernelArg(k, 0, sizeof da, &da);
+    clSetKernelArg(k, 1, sizeof db, &db);
+    clSetKernelArg(k, 2, sizeof n, &n);
+    clSetKernelArg(k, 3, sizeof iterations, &iterations);
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.barrier = algo;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    size_t local = big_local(&env) < 256 ? big_local(&env) : 256;
+    int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
+    ck_assert_msg(err == XWG_SUCCESS, "launch: %s", xwg_status_name(err));
+    /* 1000 sweeps: the result is in a (even count). */
+    clEnqueueReadBuffer(env.queue, da, CL_TRUE, 0, sizeof got, got, 0, NULL,
+                        NULL);
+    jacobi_reference(a, b);
+    int mismatches = 0, first = -1;
+    for (int i = 0; i < JACOBI_N; i++)
+        if (memcmp(&got[i], &a[i], sizeof(float)) != 0 && mismatches++ == 0)
+            first = i;
+    printf("jacobi %s: %d sweeps over %d points on %u groups: %d "
+           "mismatches\n",
+           algo == XWG_BARRIER_XF ? "xf" : "counter", JACOBI_ITERATIONS,
+           JACOBI_N, info.groups, mismatches);
+    ck_assert_msg(mismatches == 0, "%d mismatches, first at %d: %a vs %a",
+                  mismatches, first, first >= 0 ? got[first] : 0.0f,
+                  first >= 0 ? a[first] : 0.0f);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+
+START_TEST(jacobi_counter) { jacobi(XWG_BARRIER_COUNTER); }
+END_TEST
+
+START_TEST(jacobi_xf) { jacobi(XWG_BARRIER_XF); }
+END_TEST
+
+/* ---- the watchdog --------------------------------------------------- */
+
+/* Runs a misuse kernel; it must end in XWG_ERROR_BARRIER_TIMEOUT, with
+ * xwg_failed() true in every group that waited; then a correct launch on
+ * the same context must succeed. */
+static void misuse(const char *kernel_name, cl_uint groups, int skip)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_kernel k = test_build_kernel(&env, misuse_source, kernel_name, NULL);
+    cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
+    const cl_uint zero = 0;
+    clEnqueueFillBuffer(env.queue, out, &zero, sizeof zero, 0,
+                        64 * sizeof zero, 0, NULL, NULL);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.groups = groups;
+    opts.skip_discovery = skip;
+    opts.watchdog_ms = 200;
+    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_COUNTER; algo++) {
+        opts.barrier = (xwg_barrier_algo)algo;
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        int err = xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &info);
+        ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
+                      "%s (barrier %d): %s, not a timeout", kernel_name, algo,
+                      xwg_status_name(err));
+        ck_assert_int_eq(info.timed_out, 1);
+        ck_assert_uint_ge(info.groups, 2);
+        /* Group 0 waits in every case, so it must have seen the failure. */
+        cl_uint failed = 0;
+        clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof failed,
+                            &failed, 0, NULL, NULL);
+        ck_assert_msg(failed == 1, "xwg_failed() was %u in group 0", failed);
+    }
+    clReleaseKernel(k);
+
+    /* The context stays usable: a correct launch now succeeds. */
+    cl_kernel good = test_build_kernel(&env, misuse_source, "plain", NULL);
+    clSetKernelArg(good, 0, sizeof out, &out);
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch(env.xc, env.queue, good, 64, &info),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(info.timed_out, 0);
+    clReleaseKernel(good);
+    clReleaseMemObject(out);
+    test_env_close(&env);
+}
+
+START_TEST(watchdog_group_returns_early) { misuse("early_return", 0, 0); }
+END_TEST
+
+START_TEST(watchdog_barrier_in_divergent_branch) { misuse("divergent", 0, 0); }
+END_TEST
+
+START_TEST(watchdog_launch_past_occupancy)
+{
+    /* 8 groups on 2 worker threads, discovery skipped: the resident groups
+     * wait for groups that cannot start until they leave. */
+    misuse("plain", 8, 1);
+}
+END_TEST
+
+/* ---- asynchronous launches ------------------------------------------------ */
+
+START_TEST(two_launches_in_flight_do_not_share_state)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    int err;
+    cl_command_queue q2 =
+        clCreateCommandQueueWithProperties(env.cl, env.device, NULL, &err);
+    cl_kernel k[2];
+    cl_mem data[2], errors[2];
+    cl_uint episodes = 2000;
+    xwg_pending *pending[2];
+    cl_event events[2];
+    for (int i = 0; i < 2; i++) {
+        k[i] = test_build_kernel(&env, stress_source, "stress", NULL);
+        data[i] = make_buffer(&env, 64 * 1024 * sizeof(cl_uint));
+        errors[i] = make_buffer(&env, sizeof(cl_uint));
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(env.queue, errors[i], CL_TRUE, 0, sizeof zero,
+                             &zero, 0, NULL, NULL);
+        clSetKernelArg(k[i], 0, sizeof data[i], &data[i]);
+        clSetKernelArg(k[i], 1, sizeof errors[i], &errors[i]);
+        clSetKernelArg(k[i], 2, sizeof episodes, &episodes);
+    }
+    for (int i = 0; i < 2; i++) {
+        err = xwg_launch_async(env.xc, i ? q2 : env.queue, k[i], 64, NULL,
+                               &pending[i], &events[i]);
+        ck_assert_msg(err == XWG_SUCCESS, "async: %s", xwg_status_name(err));
+        ck_assert_ptr_nonnull(events[i]);
+    }
+    for (int i = 1; i >= 0; i--) {
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        ck_assert_int_eq(xwg_launch_finish(pending[i], &info), XWG_SUCCESS);
+        ck_assert_uint_ge(info.groups, 1);
+        clReleaseEvent(events[i]);
+        ck_assert_uint_eq(read_word(&env, errors[i]), 0);
+    }
+    ck_assert_int_eq(xwg_launch_finish(NULL, NULL), XWG_ERROR_INVALID_ARGUMENT);
+    for (int i = 0; i < 2; i++) {
+        clReleaseKernel(k[i]);
+        clReleaseMemObject(data[i]);
+        clReleaseMemObject(errors[i]);
+    }
+    clReleaseCommandQueue(q2);
+    test_env_close(&env);
+}
+END_TEST
+
+/* ---- fence helpers ------------------------------------------------- */
+
+/* Message passing inside one group with each fence: the writer stores
+ * the data, fences, raises the flag; the reader sees the flag after a
+ * work-group barrier, fences, reads. Checks that the helpers exist on
+ * both paths and keep a simple ordering; what each forbids between
+ * groups is the litmus suite's job. */
+static const char fence_source[] =
+    "__kernel void fences(__global uint *data, __global uint *out, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) == 0) {\n"
+    "        data[0] = 10; xwg_fence_work_group();\n"
+    "        data[1] = 20; xwg_fence_device();\n"
+    "        data[2] = 30; xwg_fence_system();\n"
+    "    }\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    if (get_local_id(0) == 1 && xwg_group_id() == 0)\n"
+    "        out[0] = data[0] + data[1] + data[2];\n"
+    "}\n";
+
+START_TEST(fence_helpers_build_and_order_on_both_paths)
+{
+    for (int path = XWG_ATOMICS_CL20; path <= XWG_ATOMICS_CL12; path++) {
+        xwg_options opts;
+        xwg_options_init(&opts);
+        opts.atomics = (xwg_atomics_path)path;
+        test_env env;
+        test_env_open(&env, &opts);
+        cl_kernel k = test_build_kernel(&env, fence_source, "fences", NULL);
+        cl_mem data = make_buffer(&env, 64 * sizeof(cl_uint));
+        cl_mem out = make_buffer(&env, sizeof(cl_uint));
+        clSetKernelArg(k, 0, sizeof data, &data);
+        clSetKernelArg(k, 1, sizeof out, &out);
+        ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 64, NULL),
+                         XWG_SUCCESS);
+        ck_assert_uint_eq(read_word(&env, out), 60);
+        clReleaseMemObject(data);
+        clReleaseMemObject(out);
+        clReleaseKernel(k);
+        test_env_close(&env);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    /* XWG_TEST_CASE=stress or jacobi runs one test case alone (ctest's
+     * known-bad runs use it); by default every case runs. */
+    const char *only = getenv("XWG_TEST_CASE");
+    int all = only == NULL || only[0] == '\0';
+    Suite *s = suite_create("barrier");
+    if (all || !strcmp(only, "stress")) {
+        TCase *tc = tcase_create("stress");
+        tcase_set_timeout(tc, 600);
+        tcase_add_test(tc, stress_counter);
+        tcase_add_test(tc, stress_xf);
+        suite_add_tcase(s, tc);
+    }
+    if (all || !strcmp(only, "jacobi")) {
+        TCase *tc = tcase_create("jacobi");
+        tcase_set_timeout(tc, 600);
+        tcase_add_test(tc, jacobi_counter);
+        tcase_add_test(tc, jacobi_xf);
+        suite_add_tcase(s, tc);
+    }
+    if (all) {
+        TCase *tc = tcase_create("watchdog_async_fences");
+        tcase_set_timeout(tc, 600);
+        tcase_add_test(tc, watchdog_group_returns_early);
+        tcase_add_test(tc, watchdog_barrier_in_divergent_branch);
+        tcase_add_test(tc, watchdog_launch_past_occupancy);
+        tcase_add_test(tc, two_launches_in_flight_do_not_share_state);
+        tcase_add_test(tc, fence_helpers_build_and_order_on_both_paths);
+        suite_add_tcase(s, tc);
+    }
+    return test_run_suite(s);
+}
