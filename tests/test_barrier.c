@@ -75,6 +75,13 @@ static void stress(xwg_barrier_algo algo)
     cl_mem data = make_buffer(&env, occ.groups * local * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof data, &data);
 
+    /* The first launch goes through discovery, as users launch. On a
+     * loaded machine that may admit one group and test nothing, so the
+     * others launch one group per worker thread with discovery skipped:
+     * all of them run (the watchdog would end a launch that could not). */
+    int threads = test_env_int("XWG_TEST_THREADS", 2);
+    cl_mem forced_data =
+        make_buffer(&env, (size_t)threads * local * sizeof(cl_uint));
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
     cl_uint total_bad = 0, total_episodes = 0, groups = 0;
@@ -82,6 +89,11 @@ static void stress(xwg_barrier_algo algo)
         const cl_uint zero = 0;
         clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero,
                              &zero, 0, NULL, NULL);
+        if (i == 1) {
+            opts.skip_discovery = 1;
+            opts.groups = (cl_uint)threads;
+            clSetKernelArg(k, 0, sizeof forced_data, &forced_data);
+        }
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
         ck_assert_msg(err == XWG_SUCCESS, "launch: %s", xwg_status_name(err));
@@ -89,6 +101,7 @@ static void stress(xwg_barrier_algo algo)
         total_episodes += episodes;
         groups = info.groups;
     }
+    clReleaseMemObject(forced_data);
     printf("stress %s: %u episodes, %u groups of %zu: %u wrong values\n",
            algo == XWG_BARRIER_XF ? "xf" : "counter", total_episodes, groups,
            local, total_bad);
@@ -125,7 +138,7 @@ static void jacobi_reference(float *a, float *b)
     }
 }
 
-static void jacobi(xwg_barrier_algo algo)
+static void jacobi(xwg_barrier_algo algo, int forced)
 {
     static float a[JACOBI_N], b[JACOBI_N], got[JACOBI_N];
     for (int i = 0; i < JACOBI_N; i++)
@@ -146,6 +159,12 @@ static void jacobi(xwg_barrier_algo algo)
     clSetKernelArg(k, 3, sizeof iterations, &iterations);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
+    if (forced) {
+        /* One group per worker thread, discovery skipped: two groups
+         * however loaded the machine is. */
+        opts.skip_discovery = 1;
+        opts.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    }
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     size_t local = big_local(&env) < 256 ? big_local(&env) : 256;
     int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
@@ -158,9 +177,10 @@ static void jacobi(xwg_barrier_algo algo)
     for (int i = 0; i < JACOBI_N; i++)
         if (memcmp(&got[i], &a[i], sizeof(float)) != 0 && mismatches++ == 0)
             first = i;
-    printf("jacobi %s: %d sweeps over %d points on %u groups: %d "
+    printf("jacobi %s%s: %d sweeps over %d points on %u groups: %d "
            "mismatches\n",
-           algo == XWG_BARRIER_XF ? "xf" : "counter", JACOBI_ITERATIONS,
+           algo == XWG_BARRIER_XF ? "xf" : "counter",
+           forced ? " (forced groups)" : "", JACOBI_ITERATIONS,
            JACOBI_N, info.groups, mismatches);
     ck_assert_msg(mismatches == 0, "%d mismatches, first at %d: %a vs %a",
                   mismatches, first, first >= 0 ? got[first] : 0.0f,
@@ -171,10 +191,18 @@ static void jacobi(xwg_barrier_algo algo)
     test_env_close(&env);
 }
 
-START_TEST(jacobi_counter) { jacobi(XWG_BARRIER_COUNTER); }
+START_TEST(jacobi_counter)
+{
+    jacobi(XWG_BARRIER_COUNTER, 0);
+    jacobi(XWG_BARRIER_COUNTER, 1);
+}
 END_TEST
 
-START_TEST(jacobi_xf) { jacobi(XWG_BARRIER_XF); }
+START_TEST(jacobi_xf)
+{
+    jacobi(XWG_BARRIER_XF, 0);
+    jacobi(XWG_BARRIER_XF, 1);
+}
 END_TEST
 
 /* ---- the watchdog --------------------------------------------------- */
@@ -225,17 +253,25 @@ static void misuse(const char *kernel_name, cl_uint groups, int skip)
     test_env_close(&env);
 }
 
-START_TEST(watchdog_group_returns_early) { misuse("early_return", 0, 0); }
+/* The misuses need two groups that run together: one per worker thread,
+ * with discovery skipped (discovery on a loaded machine may admit one). */
+START_TEST(watchdog_group_returns_early)
+{
+    misuse("early_return", (cl_uint)test_env_int("XWG_TEST_THREADS", 2), 1);
+}
 END_TEST
 
-START_TEST(watchdog_barrier_in_divergent_branch) { misuse("divergent", 0, 0); }
+START_TEST(watchdog_barrier_in_divergent_branch)
+{
+    misuse("divergent", (cl_uint)test_env_int("XWG_TEST_THREADS", 2), 1);
+}
 END_TEST
 
 START_TEST(watchdog_launch_past_occupancy)
 {
-    /* 8 groups on 2 worker threads, discovery skipped: the resident groups
-     * wait for groups that cannot start until they leave. */
-    misuse("plain", 8, 1);
+    /* Four groups per worker thread, discovery skipped: the resident
+     * groups wait for groups that cannot start until they leave. */
+    misuse("plain", 4 * (cl_uint)test_env_int("XWG_TEST_THREADS", 2), 1);
 }
 END_TEST
 
