@@ -92,4 +92,17 @@ static const char misuse_source[] =
     "        out[xwg_group_id()] = xwg_failed();\n"
     "}\n";
 
+/* known_bad: a real race inside one group (every work-item writes one
+ * word) and a read of uninitialised local memory. Under Oclgrind both must
+ * be told apart from the expected reports between groups. */
+static const char known_bad_source[] =
+    "__kernel void known_bad(__global uint *out, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    __local uint scratch[4];\n"
+    "    out[xwg_group_id()] = get_local_id(0);\n"
+    "    out[64 + xwg_global_id()] = scratch[get_local_id(0) % 4];\n"
+    "    xwg_barrier();\n"
+    "}\n";
+
 #endif

@@ -158,6 +158,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
     if (ctx == NULL)
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     ctx->options = options;
+    ctx->full_state_writes = 0;
     ctx->info.size = sizeof ctx->info;
     err = xwg__probe_device(device, options.atomics, &ctx->info);
     if (err != XWG_SUCCESS) {
@@ -167,6 +168,8 @@ int xwg_context_create(cl_context context, cl_device_id device,
     ctx->info.discovery = options.discovery == XWG_DISCOVERY_DEFAULT
                               ? XWG_DISCOVERY_STABLE_WINDOW
                               : options.discovery;
+    ctx->full_state_writes =
+        strstr(ctx->info.platform_name, "Oclgrind") != NULL;
     /* The counter barrier measured faster than the master/slave one on
      * the H200 and on PoCL (results/README.md): it is the default. */
     ctx->info.barrier = options.barrier == XWG_BARRIER_DEFAULT

@@ -24,6 +24,9 @@ typedef struct xwg__cache_entry {
 typedef struct xwg__state_buffer {
     cl_mem mem;
     size_t words;
+    /* 1 once the XF flags are known to be zero: after a launch whose every
+     * barrier completed (each ends with the master lowering all flags). */
+    int flags_clean;
 } xwg__state_buffer;
 
 #define XWG__POOL_MAX 8 /* idle state buffers a context keeps */
@@ -35,6 +38,8 @@ struct xwg_context {
     cl_mem state;           /* discovery's state buffer (header only) */
     xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */
     size_t pool_len;
+    /* Write every state buffer whole (Oclgrind: see launch.c). */
+    int full_state_writes;
     xwg_options options;    /* after defaults and environment */
     xwg_device_info info;   /* what the probe found and chose */
     pthread_mutex_t lock;   /* guards queue, state, pool and cache */

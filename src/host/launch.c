@@ -2,12 +2,15 @@
  * launch.c - xwg_launch(): a kernel launched with no more groups than are
  * co-resident, its state buffer, its watchdog, and its status.
  *
- * A launch is enqueued in three commands on the caller's queue, chained by
- * events so that out-of-order queues work too: a fill that zeroes the
- * state buffer's barrier flags, a write of its header (mode, protocol,
- * window, barrier, watchdog), and the kernel. xwg_launch_finish() waits
- * for the kernel and reads two words back: the participants and the
- * failed flag.
+ * A launch is enqueued as two commands on the caller's queue, chained by
+ * an event so that out-of-order queues work too: a write of the state
+ * buffer, then the kernel. The write covers the header (mode, protocol,
+ * window, barrier, watchdog) and, when the buffer is new or its last launch
+ * failed, the barrier flags too (a completed launch leaves every flag
+ * lowered). Oclgrind forgets that memory was initialised when a later
+ * write covers only part of a buffer, so there every write covers the
+ * whole buffer. xwg_launch_finish() waits for the kernel and reads two
+ * words back: the participants and the failed flag.
  */
 #include "internal.h"
 
@@ -19,9 +22,10 @@
 struct xwg_pending {
     xwg_context *ctx;
     xwg__state_buffer state;
-    cl_event setup[2]; /* the fill and the header write */
+    cl_event setup; /* the write of the state */
     cl_event kernel;
-    cl_uint header[XWG__STATE_WORDS]; /* must outlive the write */
+    cl_uint header[XWG__STATE_WORDS];
+    cl_uint *image; /* what the write copies: must outlive it */
     cl_uint groups;
     int skip_discovery;
 };
@@ -36,13 +40,13 @@ static cl_uint watchdog_polls(const xwg_context *ctx, cl_uint ms)
 
 static void pending_free(xwg_pending *p)
 {
-    for (int i = 0; i < 2; i++)
-        if (p->setup[i])
-            clReleaseEvent(p->setup[i]);
+    if (p->setup)
+        clReleaseEvent(p->setup);
     if (p->kernel)
         clReleaseEvent(p->kernel);
     if (p->state.mem)
         xwg__state_return(p->ctx, p->state);
+    free(p->image);
     free(p);
 }
 
@@ -82,32 +86,28 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
     return XWG_SUCCESS;
 }
 
-/* The three commands of a launch; p->setup and p->kernel get their
+/* The two commands of a launch; p->setup and p->kernel get their
  * events. */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
                    cl_uint state_arg, size_t local_size)
 {
-    const cl_uint zero = 0;
-    size_t flags_bytes = (p->state.words - XWG__STATE_WORDS) * sizeof zero;
-    int err = CL_SUCCESS;
-    if (flags_bytes > 0)
-        err = clEnqueueFillBuffer(queue, p->state.mem, &zero, sizeof zero,
-                                  XWG__STATE_WORDS * sizeof zero, flags_bytes,
-                                  0, NULL, &p->setup[0]);
-    if (err == CL_SUCCESS)
-        err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
-                                   sizeof p->header, p->header, 0, NULL,
-                                   &p->setup[1]);
+    size_t words = p->state.flags_clean && !p->ctx->full_state_writes
+                       ? XWG__STATE_WORDS
+                       : p->state.words;
+    p->image = calloc(words, sizeof(cl_uint)); /* flags: zero */
+    if (p->image == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    memcpy(p->image, p->header, sizeof p->header);
+    int err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
+                                   words * sizeof(cl_uint), p->image, 0, NULL,
+                                   &p->setup);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
     if (err != CL_SUCCESS)
         return err;
     size_t global = (size_t)p->groups * local_size;
-    cl_uint waits = p->setup[0] ? 2 : 1;
     return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                  &local_size, waits,
-                                  p->setup[0] ? p->setup : &p->setup[1],
-                                  &p->kernel);
+                                  &local_size, 1, &p->setup, &p->kernel);
 }
 
 int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
@@ -198,6 +198,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0};
+    /* Only a launch whose barriers all completed leaves the flags lowered. */
+    p->state.flags_clean = err == CL_SUCCESS && !failed;
     pending_free(p);
     if (err != CL_SUCCESS)
         return err;

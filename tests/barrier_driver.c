@@ -1,0 +1,329 @@
+/*
+ * barrier_driver.c - the barrier tests as a plain program, for where Check
+ * is absent or too slow: the H200 (many groups, 10^6 episodes) and
+ * Oclgrind (small sizes, race detection). It runs, on one device:
+ *   stress   the data-checked stress kernel at the discovered occupancy,
+ *            for each barrier algorithm;
+ *   jacobi   the stencil, compared bit for bit with a C reference;
+ *   misuse   the three watchdog cases, each of which must time out;
+ *   known_bad  (only when asked) a kernel with a race inside a group and
+ *            an uninitialised read, for the Oclgrind report classifier.
+ * It prints one CSV row per run and "N passed, M failed", and exits
+ * non-zero on any failure.
+ *
+ * Usage: barrier_driver [--platform-name S] [--local-size L]
+ *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
+ *          [--only stress|jacobi|misuse|known_bad] [--csv FILE] [--label TEXT]
+ */
+#include "barrier_kernels.h"
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct driver {
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue;
+    xwg_context *xc;
+    xwg_device_info info;
+    size_t local;
+    unsigned episodes, launches, jacobi_n, jacobi_iters;
+    const char *only, *label;
+    FILE *csv;
+    int passed, failed;
+} driver;
+
+static double now_s(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static const char *algo_name(xwg_barrier_algo a)
+{
+    return a == XWG_BARRIER_XF ? "xf" : "counter";
+}
+
+static void report(driver *d, const char *test, const char *variant,
+                   cl_uint groups, unsigned long long episodes,
+                   unsigned long long errors, double seconds, int ok,
+                   const char *note)
+{
+    const char *path = d->info.atomics_path == XWG_ATOMICS_CL20 ? "cl20"
+                                                                 : "cl12";
+    printf("%s %s: %s (%u groups of %zu, %llu episodes, %llu errors, "
+           "%.2f s)%s%s\n",
+           test, variant, ok ? "PASS" : "FAIL", groups, d->local, episodes,
+           errors, seconds, note[0] ? ": " : "", note);
+    if (d->csv)
+        fprintf(d->csv, "%s,%s,%s,%s,%s,%zu,%u,%llu,%llu,%.3f,%s,%s\n",
+                d->label, d->info.device_name, path, test, variant, d->local,
+                groups, episodes, errors, seconds, ok ? "pass" : "fail", note);
+    ok ? d->passed++ : d->failed++;
+}
+
+static cl_kernel build(driver *d, const char *source, const char *name)
+{
+    cl_program prog = NULL;
+    char *log = NULL;
+    int err = xwg_program_build(d->xc, source, NULL, &prog, &log);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "build failed: %s\n%s\n", xwg_status_name(err),
+                log ? log : "");
+        exit(2);
+    }
+    free(log);
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    clReleaseProgram(prog);
+    return k;
+}
+
+/* A zeroed buffer. Zeroed so that Oclgrind's --uninitialized check,
+ * which cannot see that the barrier orders one group's stores before
+ * another group's loads, has nothing to report for the data. */
+static cl_mem buffer(driver *d, size_t bytes)
+{
+    int err;
+    cl_mem m = clCreateBuffer(d->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    void *zeros = calloc(1, bytes);
+    if (m == NULL || zeros == NULL) {
+        fprintf(stderr, "clCreateBuffer(%zu): %s\n", bytes,
+                xwg_status_name(err));
+        exit(2);
+    }
+    clEnqueueWriteBuffer(d->queue, m, CL_TRUE, 0, bytes, zeros, 0, NULL, NULL);
+    free(zeros);
+    return m;
+}
+
+static void run_stress(driver *d, xwg_barrier_algo algo)
+{
+    cl_kernel k = build(d, stress_source, "stress");
+    cl_mem errors = buffer(d, sizeof(cl_uint));
+    cl_uint episodes = d->episodes;
+    clSetKernelArg(k, 0, sizeof errors, &errors);
+    clSetKernelArg(k, 1, sizeof errors, &errors);
+    clSetKernelArg(k, 2, sizeof episodes, &episodes);
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    int err = xwg_discover(d->xc, k, d->local, &occ);
+    cl_mem data = buffer(d, (size_t)occ.groups * d->local * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof data, &data);
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.barrier = algo;
+    unsigned long long bad = 0, total = 0;
+    cl_uint groups = 0;
+    double start = now_s();
+    for (unsigned i = 0; err == XWG_SUCCESS && i < d->launches; i++) {
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zero, &zero,
+                             0, NULL, NULL);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
+        cl_uint found = 0;
+        clEnqueueReadBuffer(d->queue, errors, CL_TRUE, 0, sizeof found,
+                            &found, 0, NULL, NULL);
+        bad += found;
+        total += episodes;
+        groups = info.groups;
+        fprintf(stderr, "\rstress %s: launch %u of %u", algo_name(algo), i + 1,
+                d->launches);
+    }
+    fprintf(stderr, "\n");
+    report(d, "stress", algo_name(algo), groups, total, bad, now_s() - start,
+           err == XWG_SUCCESS && bad == 0,
+           err == XWG_SUCCESS ? "" : xwg_status_name(err));
+    clReleaseMemObject(data);
+    clReleaseMemObject(errors);
+    clReleaseKernel(k);
+}
+
+static void run_jacobi(driver *d, xwg_barrier_algo algo)
+{
+    unsigned n = d->jacobi_n;
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b),
+          *got = malloc(n * sizeof *got);
+    for (unsigned i = 0; i < n; i++)
+        a[i] = b[i] = (float)((i * 7919u) % 1000u) / 10.0f;
+    cl_kernel k = build(d, jacobi_source, "jacobi");
+    cl_mem da = buffer(d, n * sizeof *a), db = buffer(d, n * sizeof *b);
+    clEnqueueWriteBuffer(d->queue, da, CL_TRUE, 0, n * sizeof *a, a, 0, NULL,
+                         NULL);
+    clEnqueueWriteBuffer(d->queue, db, CL_TRUE, 0, n * sizeof *b, b, 0, NULL,
+                         NULL);
+    cl_uint cn = n, iters = d->jacobi_iters;
+    clSetKernelArg(k, 0, sizeof da, &da);
+    clSetKernelArg(k, 1, sizeof db, &db);
+    clSetKernelArg(k, 2, sizeof cn, &cn);
+    clSetKernelArg(k, 3, sizeof iters, &iters);
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.barrier = algo;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    double start = now_s();
+    int err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
+    double seconds = now_s() - start;
+    cl_mem result = (iters & 1) ? db : da;
+    clEnqueueReadBuffer(d->queue, result, CL_TRUE, 0, n * sizeof *got, got, 0,
+                        NULL, NULL);
+    for (unsigned it = 0; it < iters; it++) { /* the C reference */
+        const float *src = (it & 1) ? b : a;
+        float *dst = (it & 1) ? a : b;
+        for (unsigned i = 0; i < n; i++)
+            dst[i] = (i == 0 || i == n - 1) ? src[i]
+                                            : 0.25f * src[i - 1] +
+                                                  0.5f * src[i] +
+                                                  0.25f * src[i + 1];
+    }
+    const float *want = (iters & 1) ? b : a;
+    unsigned long long mismatches = 0;
+    for (unsigned i = 0; i < n; i++)
+        mismatches += memcmp(&got[i], &want[i], sizeof(float)) != 0;
+    report(d, "jacobi", algo_name(algo), info.groups, iters, mismatches,
+           seconds, err == XWG_SUCCESS && mismatches == 0,
+           err == XWG_SUCCESS ? "" : xwg_status_name(err));
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseKernel(k);
+    free(a);
+    free(b);
+    free(got);
+}
+
+/* A misuse must end in XWG_ERROR_BARRIER_TIMEOUT, not a hang. */
+static void run_misuse(driver *d, const char *name, cl_uint groups, int skip,
+                       xwg_barrier_algo algo)
+{
+    cl_kernel k = build(d, misuse_source, name);
+    cl_mem out = buffer(d, (size_t)(groups ? groups : 1u << 16) * 4);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.groups = groups;
+    opts.skip_discovery = skip;
+    opts.barrier = algo;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    double start = now_s();
+    int err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
+    char variant[64];
+    snprintf(variant, sizeof variant, "%s/%s", name, algo_name(algo));
+    report(d, "misuse", variant, info.groups, 0, 0, now_s() - start,
+           err == XWG_ERROR_BARRIER_TIMEOUT, xwg_status_name(err));
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+static int wants(const driver *d, const char *what)
+{
+    return d->only == NULL || !strcmp(d->only, what);
+}
+
+int main(int argc, char **argv)
+{
+    driver d = {0};
+    const char *platform = NULL, *csv = NULL;
+    d.local = 256;
+    d.episodes = 10000;
+    d.launches = 10;
+    d.jacobi_n = 0;
+    d.jacobi_iters = 1000;
+    d.label = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *o = argv[i], *v = argv[i + 1];
+        if (!strcmp(o, "--platform-name")) platform = v;
+        else if (!strcmp(o, "--local-size")) d.local = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--episodes")) d.episodes = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--launches")) d.launches = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--jacobi-n")) d.jacobi_n = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--jacobi-iters")) d.jacobi_iters = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--only")) d.only = v;
+        else if (!strcmp(o, "--csv")) csv = v;
+        else if (!strcmp(o, "--label")) d.label = v;
+        else {
+            fprintf(stderr, "barrier_driver: unknown option %s\n", o);
+            return 2;
+        }
+    }
+    cl_platform_id p;
+    int err = xwg_find_device(platform, &p, &d.device);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "barrier_driver: no device: %s\n",
+                xwg_status_string(err));
+        return 2;
+    }
+    d.cl = clCreateContext(NULL, 1, &d.device, NULL, NULL, &err);
+    d.queue = clCreateCommandQueueWithProperties(d.cl, d.device, NULL, &err);
+    err = xwg_context_create(d.cl, d.device, NULL, &d.xc);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "barrier_driver: xwg_context_create: %s\n",
+                xwg_status_name(err));
+        return 2;
+    }
+    d.info.size = sizeof d.info;
+    xwg_context_query(d.xc, &d.info);
+    if (csv != NULL) {
+        d.csv = fopen(csv, "a");
+        if (d.csv == NULL) {
+            perror(csv);
+            return 2;
+        }
+    }
+    fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
+            d.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
+            d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_COUNTER; a++) {
+        xwg_barrier_algo algo = (xwg_barrier_algo)a;
+        if (wants(&d, "stress"))
+            run_stress(&d, algo);
+        if (wants(&d, "jacobi")) {
+            if (d.jacobi_n == 0) { /* four points per work-item */
+                xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+                cl_kernel k = build(&d, jacobi_source, "jacobi");
+                cl_mem m = buffer(&d, 4);
+                cl_uint z = 0;
+                clSetKernelArg(k, 0, sizeof m, &m);
+                clSetKernelArg(k, 1, sizeof m, &m);
+                clSetKernelArg(k, 2, sizeof z, &z);
+                clSetKernelArg(k, 3, sizeof z, &z);
+                xwg_discover(d.xc, k, d.local, &occ);
+                d.jacobi_n = occ.groups * (unsigned)d.local * 4 - 3;
+                clReleaseMemObject(m);
+                clReleaseKernel(k);
+            }
+            run_jacobi(&d, algo);
+        }
+        if (wants(&d, "misuse")) {
+            run_misuse(&d, "early_return", 0, 0, algo);
+            run_misuse(&d, "divergent", 0, 0, algo);
+            /* Twice the compute units' worth of groups more than fit. */
+            xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+            cl_kernel k = build(&d, misuse_source, "plain");
+            cl_mem m = buffer(&d, 4);
+            clSetKernelArg(k, 0, sizeof m, &m);
+            xwg_discover(d.xc, k, d.local, &occ);
+            clReleaseMemObject(m);
+            clReleaseKernel(k);
+            run_misuse(&d, "plain", occ.groups + 2 * d.info.compute_units, 1,
+                       algo);
+        }
+    }
+    if (d.only != NULL && !strcmp(d.only, "known_bad")) {
+        /* For the Oclgrind classifier: must draw real reports. */
+        cl_kernel k = build(&d, known_bad_source, "known_bad");
+        cl_mem out = buffer(&d, 4096 * sizeof(cl_uint));
+        clSetKernelArg(k, 0, sizeof out, &out);
+        err = xwg_launch(d.xc, d.queue, k, d.local, NULL);
+        report(&d, "known_bad", "race+uninitialized", 0, 0, 0, 0,
+               err == XWG_SUCCESS, xwg_status_name(err));
+        clReleaseMemObject(out);
+        clReleaseKernel(k);
+    }
+    if (d.csv)
+        fclose(d.csv);
+    printf("%d passed, %d failed\n", d.passed, d.failed);
+    xwg_context_release(d.xc);
+    clReleaseCommandQueue(d.queue);
+    clReleaseContext(d.cl);
+    return d.failed ? 1 : 0;
+}
