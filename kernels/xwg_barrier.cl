@@ -87,6 +87,25 @@ inline void xwg_fence_system(void)
 }
 #endif
 
+/* ---- The orders of the barrier's synchronising accesses -------------------
+ * Release where a group publishes (arrive, depart), acquire where it
+ * collects. The test-only known-bad builds weaken them, to show that the
+ * stress tests notice on hardware that reorders (the H200): 3 replaces
+ * every release by a relaxed access, 4 makes every access relaxed. */
+#if defined(XWG_TEST_BROKEN_BARRIER) && (XWG_TEST_BROKEN_BARRIER == 3 || \
+                                         XWG_TEST_BROKEN_BARRIER == 4)
+#define XWG__ARRIVE_STORE xwg__store_relaxed
+#define XWG__ARRIVE_ADD xwg__fetch_add_relaxed
+#else
+#define XWG__ARRIVE_STORE xwg__store_release
+#define XWG__ARRIVE_ADD xwg__fetch_add_acq_rel
+#endif
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 4
+#define XWG__COLLECT_LOAD xwg__load_relaxed
+#else
+#define XWG__COLLECT_LOAD xwg__load_acquire
+#endif
+
 /* ---- The watchdog ----------------------------------------------------- */
 
 /* Counts one poll of a wait. Returns 1 when the wait must end: it took
@@ -132,7 +151,7 @@ inline void xwg__barrier_counter(xwg_self self, uint bound, int with_wg)
         /* B2 arrive: the release half publishes the group's accesses; the
          * add continues the release sequence that the last arrival's
          * flip heads. */
-        uint old = xwg__fetch_add_acq_rel(counter, add);
+        uint old = XWG__ARRIVE_ADD(counter, add);
         /* B3 collect: poll relaxed until the top bit differs from the one
          * we arrived under... */
         uint polls = 0u;
@@ -146,7 +165,7 @@ inline void xwg__barrier_counter(xwg_self self, uint bound, int with_wg)
         /* ...then acquire: this load reads the flip or later, which is in
          * the release sequence of every group's arrival. */
         if (flipped)
-            (void)xwg__load_acquire(counter);
+            (void)XWG__COLLECT_LOAD(counter);
     }
     xwg__record_failed(self);
     /* B5 exit. */
@@ -182,7 +201,7 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
             /* B3 collect: poll slave i's flag (relaxed)... */
             if (xwg__load_relaxed(flag) == 1u) {
                 /* ...and once raised, acquire what slave i released. */
-                (void)xwg__load_acquire(flag);
+                (void)XWG__COLLECT_LOAD(flag);
                 i += size;
                 polls = 0u;
             } else if (xwg__wait_expired(self.state, &polls, bound)) {
@@ -193,7 +212,7 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
         volatile XWG__GLOBAL_WORD *flag =
             &flags[self.group_id * XWG__LINE_WORDS];
         /* B2 arrive: publish this group's accesses with the raised flag. */
-        xwg__store_release(flag, 1u);
+        XWG__ARRIVE_STORE(flag, 1u);
         uint polls = 0u;
         /* B4 depart: wait (relaxed) until the master lowers the flag... */
         while (!failed && xwg__load_relaxed(flag) != 0u) {
@@ -201,7 +220,7 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
                 failed = 1u;
         }
         /* ...and acquire the master's release. */
-        (void)xwg__load_acquire(flag);
+        (void)XWG__COLLECT_LOAD(flag);
     }
     /* Recorded here, before the middle barrier: PoCL 3.1 never ends a
      * kernel that has it after the release loop below. A timeout of
@@ -218,7 +237,7 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
             /* B4 depart: release slave i, publishing everything the
              * master group acquired (and did) before. */
             if (i < self.num_groups)
-                xwg__store_release(&flags[i * XWG__LINE_WORDS], 0u);
+                XWG__ARRIVE_STORE(&flags[i * XWG__LINE_WORDS], 0u);
         }
     }
     /* B5 exit. */

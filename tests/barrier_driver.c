@@ -14,6 +14,9 @@
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
  *          [--only stress|jacobi|misuse|known_bad] [--csv FILE] [--label TEXT]
+ *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
+ *                          work-group barriers, 3 relaxed releases, 4 all
+ *                          relaxed; the stress run must then fail)
  */
 #include "barrier_kernels.h"
 #include "xwg_barrier.h"
@@ -32,6 +35,7 @@ typedef struct driver {
     size_t local;
     unsigned episodes, launches, jacobi_n, jacobi_iters;
     const char *only, *label;
+    char options[64]; /* build options: a known-bad barrier, or none */
     FILE *csv;
     int passed, failed;
 } driver;
@@ -70,7 +74,7 @@ static cl_kernel build(driver *d, const char *source, const char *name)
 {
     cl_program prog = NULL;
     char *log = NULL;
-    int err = xwg_program_build(d->xc, source, NULL, &prog, &log);
+    int err = xwg_program_build(d->xc, source, d->options, &prog, &log);
     if (err != XWG_SUCCESS) {
         fprintf(stderr, "build failed: %s\n%s\n", xwg_status_name(err),
                 log ? log : "");
@@ -240,6 +244,9 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--only")) d.only = v;
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) d.label = v;
+        else if (!strcmp(o, "--broken"))
+            snprintf(d.options, sizeof d.options,
+                     "-DXWG_TEST_BROKEN_BARRIER=%s", v);
         else {
             fprintf(stderr, "barrier_driver: unknown option %s\n", o);
             return 2;
