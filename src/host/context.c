@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,37 @@ static int context_has_device(cl_context context, cl_device_id device)
     return found;
 }
 
+/* Runs the barrier self-test, and lets it settle the path where the
+ * capabilities cannot. A device that compiles OpenCL C 2.0 or later but
+ * does not promise device-scope acquire/release (NVIDIA's driver 580,
+ * rusticl) is tried on the cl20 path first: NVIDIA honours device-scope
+ * C11 atomics and fences it does not advertise, while its 1.x fences do
+ * not order plain loads across groups (the cl12 self-test reads stale
+ * data there). If cl20 does not build or fails, cl12 is tested. */
+static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
+{
+    xwg_device_info *info = &ctx->info;
+    if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
+        info->opencl_c_max < 200)
+        return xwg__run_self_test(ctx);
+
+    char cl12_reason[sizeof info->atomics_reason];
+    memcpy(cl12_reason, info->atomics_reason, sizeof cl12_reason);
+    info->atomics_path = XWG_ATOMICS_CL20;
+    int err = xwg__run_self_test(ctx);
+    if (err == XWG_SUCCESS && info->self_test == XWG_SELF_TEST_PASSED) {
+        snprintf(info->atomics_reason, sizeof info->atomics_reason,
+                 "cl20 passed the barrier self-test, although %.180s",
+                 cl12_reason);
+        return XWG_SUCCESS;
+    }
+    XWG__TRACE("cl20 on %s: %s, self-test %d; trying cl12",
+               info->device_name, xwg_status_name(err), (int)info->self_test);
+    info->atomics_path = XWG_ATOMICS_CL12;
+    info->poll_ns = 0; /* calibrate again, on this path's loop */
+    return xwg__run_self_test(ctx);
+}
+
 int xwg_context_create(cl_context context, cl_device_id device,
                        const xwg_options *opts, xwg_context **out)
 {
@@ -217,7 +249,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
     ctx->device = device;
 
     if (options.self_test != XWG_SELF_TEST_SKIP) {
-        err = xwg__run_self_test(ctx);
+        err = choose_path_by_self_test(ctx, options.atomics);
         if (err == XWG_SUCCESS &&
             ctx->info.self_test == XWG_SELF_TEST_FAILED &&
             options.self_test == XWG_SELF_TEST_REQUIRE)
