@@ -5,25 +5,80 @@
  * xwg finds, at run time and for the kernel at hand, how many workgroups are
  * really co-resident on a device (the occupancy discovery protocol of
  * Sorensen et al., OOPSLA 2016), launches the kernel with no more groups
- * than that, and gives the kernel ids relative to the participating groups.
+ * than that, gives the kernel ids relative to the participating groups, and
+ * a global barrier among them that cannot hang.
  *
  * Typical use:
  *
  *     xwg_context *xc;
- *     xwg_context_create(cl_ctx, dev, NULL, &xc);
+ *     xwg_context_create(cl_ctx, dev, NULL, &xc);       // probe, self-test
  *     cl_program prog; char *log = NULL;
  *     xwg_program_build(xc, source, "", &prog, &log);   // no #include needed
  *     cl_kernel k = clCreateKernel(prog, "my_kernel", &err);
  *     // ... set the user's own arguments; xwg owns the XWG_STATE argument ...
- *     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
- *     xwg_discover(xc, k, 256, &occ);                  // occ.groups co-resident
+ *     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+ *     xwg_launch(xc, queue, k, 256, &info);             // info.groups ran
  *
  * and in the kernel source:
  *
- *     __kernel void my_kernel(__global float *data, XWG_STATE) {
+ *     __kernel void my_kernel(__global float *data, uint n, XWG_STATE) {
  *         XWG_DISCOVER();                 // non-participating groups return
  *         for (uint i = xwg_global_id(); i < n; i += xwg_global_size()) ...
+ *         xwg_barrier();                  // every group is past the loop
+ *         ...
  *     }
+ *
+ * Kernel side (every program built by xwg_program_build() has it):
+ *
+ *   XWG_STATE          the parameter that carries xwg's state; any position.
+ *   XWG_DISCOVER();    the kernel's first statement: runs the discovery
+ *                      protocol; groups that do not participate return.
+ *   xwg_group_id(), xwg_num_groups(), xwg_global_id(), xwg_global_size()
+ *                      ids among the participants, for grid-stride loops;
+ *                      xwg_*_of(XWG_SELF) in helper functions.
+ *   xwg_barrier();     a global barrier among the participants. Every
+ *                      work-item of every participant must call it the same
+ *                      number of times (as with __syncthreads(), not inside
+ *                      a branch that only some take). Everything any
+ *                      work-item did before barrier instance i
+ *                      happens-before everything any work-item does after
+ *                      it. A wait longer than the watchdog bound (about a
+ *                      second; xwg_launch_options.watchdog_ms) marks the
+ *                      launch failed: every later wait ends at once,
+ *                      xwg_failed() turns true (at the latest one barrier
+ *                      later), and xwg_launch() returns
+ *                      XWG_ERROR_BARRIER_TIMEOUT instead of hanging.
+ *   xwg_failed()       nonzero once a barrier of this launch timed out; the
+ *                      same for all work-items of a group between barriers.
+ *   xwg_fence_work_group(), xwg_fence_device(), xwg_fence_system()
+ *                      sequentially consistent fences at each scope, like
+ *                      CUDA's __threadfence_block(), __threadfence() and
+ *                      __threadfence_system(). On the cl20 path:
+ *                      atomic_work_item_fence(..., memory_order_seq_cst,
+ *                      scope) with memory_scope_work_group, _device and
+ *                      _all_svm_devices (device scope where the device
+ *                      lacks all-devices scope; acq_rel where it lacks
+ *                      seq_cst fences). On cl12: mem_fence(global|local),
+ *                      the strongest 1.x has, for all three.
+ *
+ *   Message passing, the example the scopes are about. X starts at 1 and Y
+ *   at 2 (relaxed atomics); the writer and reader are in different groups:
+ *
+ *       writer:  X = 10;  xwg_fence_device();  Y = 20;
+ *       reader:  B = Y;   xwg_fence_device();  A = X;
+ *
+ *   Without the fences the reader may see B = 20 and A = 1. With
+ *   device-scope fences on both sides that outcome is forbidden for a
+ *   reader on the same device. xwg_fence_work_group() would forbid it only
+ *   for a reader in the writer's own group; xwg_fence_system() also for a
+ *   reader on another device or the host (where the scope exists).
+ *
+ * What is proven and what is tested: the barrier's proof (Sorensen et al.,
+ * OOPSLA 2016; docs in kernels/xwg_barrier.cl) covers the cl20 path, on
+ * devices that promise acquire/release at device scope. Every other device
+ * rests on tests: xwg_context_create() runs a barrier self-test and
+ * refuses a device that fails it (Mesa rusticl); results/README.md holds
+ * the stress evidence per device.
  *
  * Error handling: every function returns an int status. 0 is success, the
  * negative CL_* values of OpenCL pass through unchanged, and xwg's own codes
@@ -31,10 +86,13 @@
  *
  * Thread safety: xwg_status_string(), xwg_status_name(), xwg_version*() and
  * xwg_options_init() may be called from any thread at any time. One
- * xwg_context may be used from several threads at once: xwg_discover(),
- * xwg_launch() and xwg_program_build() serialise on a mutex inside the
- * context where they touch shared state. xwg_context_release() must not race
- * with any other call on the same context.
+ * xwg_context may be used from several threads at once: discovery runs
+ * under a mutex inside the context, and every launch has a state buffer of
+ * its own, so launches in flight on different queues never share state.
+ * A cl_kernel's arguments are shared (as in OpenCL itself): do not launch
+ * or discover the same cl_kernel from two threads at once.
+ * xwg_context_release() must not race with any other call on the same
+ * context, and pending launches must be finished first.
  */
 #ifndef XWG_BARRIER_H
 #define XWG_BARRIER_H

@@ -52,7 +52,15 @@ DATASETS = {
         "scripts/run_discovery_study.sh"),
     "discovery-h200.csv": (
         "occupancy discovery on an NVIDIA H200",
-        "scripts/run_h200.sh"),
+        "scripts/run_h200.sh, then scripts/h200_to_csv.py"),
+    "barrier-local.csv": (
+        "barrier stress, stencil and watchdog runs on the local "
+        "implementations",
+        "scripts/run_barrier_study.sh"),
+    "barrier-h200.csv": (
+        "barrier stress (10^6 episodes per size), stencil and watchdog "
+        "runs on an NVIDIA H200",
+        "scripts/run_h200_barrier.sh (on the GPU machine)"),
 }
 
 # Files of results/plots/ written by this script (so stale ones can go).
@@ -433,13 +441,90 @@ def section_discovery_goals(rep):
     return "\n".join(out) + "\n"
 
 
+# -------------------------------------------------------------- barrier
+
+BARRIER_CSVS = ["barrier-local.csv", "barrier-h200.csv"]
+
+
+def load_barrier(rep):
+    rows = []
+    for name in BARRIER_CSVS:
+        for r in rep.read_csv(name) or []:
+            r = dict(r)
+            r["file"] = name
+            rows.append(r)
+    return rows or None
+
+
+def section_barrier(rep):
+    rows = load_barrier(rep)
+    if rows is None:
+        return None
+    out = ["## The global barrier: stress evidence", "",
+           "Every row is one run of `tests/barrier_driver.c` "
+           "(`scripts/run_barrier_study.sh` locally, "
+           "`scripts/run_h200_barrier.sh` on the H200). *stress*: each "
+           "work-item stores a value per episode with a plain store and, "
+           "after the barrier, reads the value of the same work-item in "
+           "another group (a different one each episode); *errors* counts "
+           "wrong values (at most 1000 per work-item and launch). *jacobi*: "
+           "a 1D stencil, all sweeps in one kernel, compared bit for bit with "
+           "a C loop; *errors* counts points that differ. *misuse*: the "
+           "watchdog cases, which pass when the launch ends in "
+           "`XWG_ERROR_BARRIER_TIMEOUT`. Labels ending in *known-bad* or "
+           "*forced* are controls that are meant to fail.", ""]
+    stress = [r for r in rows if r["test"] in ("stress", "jacobi", "context")]
+    table = []
+    for r in stress:
+        eps = int(r["episodes"] or 0)
+        per = ("%.2f" % (1e6 * float(r["seconds"]) / eps)
+               if r["test"] == "stress" and eps else "")
+        table.append([r["label"], r["device"], r["path"] or "—", r["test"],
+                      r["variant"], r["local_size"], r["groups"], r["episodes"],
+                      r["errors"], per, r["result"] + (
+                          " (%s)" % r["note"] if r["note"] else "")])
+    out.append(md_table(["label", "device", "path", "test", "barrier",
+                         "local size", "groups", "episodes", "errors",
+                         "us / episode", "result"], table, "lllllrrrrrl"))
+    out += ["", "*us / episode* is the stress run's wall time divided by "
+            "its episodes: two barriers plus the stores, loads and checks "
+            "of one episode, and launch costs. It is not the barrier's "
+            "latency, which the benchmark measures.", ""]
+    misuse = [r for r in rows if r["test"] == "misuse"]
+    if misuse:
+        by = group_by(misuse, "label")
+        table = []
+        for label, rs in by.items():
+            device = rs[0]["device"]
+            ok = sum(1 for r in rs if r["result"] == "pass")
+            worst = max(float(r["seconds"]) for r in rs)
+            table.append([label, device, "%d / %d" % (ok, len(rs)),
+                          "%.2f" % worst])
+        out += ["Watchdog cases (a group that returns early, a barrier in a "
+                "divergent branch, a launch past the occupancy with discovery "
+                "skipped; each barrier algorithm; the default one-second "
+                "bound):", "",
+                md_table(["label", "device", "ended in the timeout error",
+                          "slowest (s)"], table, "llrr")]
+    h200 = [r for r in rows if r["file"] == "barrier-h200.csv"
+            and r["label"] == "nvidia" and r["test"] == "stress"]
+    if h200:
+        total = sum(int(r["episodes"]) for r in h200)
+        bad = sum(int(r["errors"]) for r in h200)
+        sizes = sorted({int(r["local_size"]) for r in h200})
+        out += ["", "On the H200: %s checked episodes over local sizes %s at "
+                "full occupancy, %s wrong values." % (
+                    "{:,}".format(total), ", ".join(map(str, sizes)), bad)]
+    return "\n".join(out) + "\n"
+
+
 # Add later sections (barrier latency, study, litmus) here, in order.
 SECTIONS = [
     section_intro,
     section_discovery_goals,
     section_discovery,
+    section_barrier,
 ]
-
 
 def main():
     rep = Report(HERE)

@@ -64,7 +64,8 @@ static void report(driver *d, const char *test, const char *variant,
            test, variant, ok ? "PASS" : "FAIL", groups, d->local, episodes,
            errors, seconds, note[0] ? ": " : "", note);
     if (d->csv)
-        fprintf(d->csv, "%s,%s,%s,%s,%s,%zu,%u,%llu,%llu,%.3f,%s,%s\n",
+        /* Device names hold commas ("llvmpipe (LLVM 15.0.6, 256 bits)"). */
+        fprintf(d->csv, "%s,\"%s\",%s,%s,%s,%zu,%u,%llu,%llu,%.3f,%s,%s\n",
                 d->label, d->info.device_name, path, test, variant, d->local,
                 groups, episodes, errors, seconds, ok ? "pass" : "fail", note);
     ok ? d->passed++ : d->failed++;
@@ -261,14 +262,6 @@ int main(int argc, char **argv)
     }
     d.cl = clCreateContext(NULL, 1, &d.device, NULL, NULL, &err);
     d.queue = clCreateCommandQueueWithProperties(d.cl, d.device, NULL, &err);
-    err = xwg_context_create(d.cl, d.device, NULL, &d.xc);
-    if (err != XWG_SUCCESS) {
-        fprintf(stderr, "barrier_driver: xwg_context_create: %s\n",
-                xwg_status_name(err));
-        return 2;
-    }
-    d.info.size = sizeof d.info;
-    xwg_context_query(d.xc, &d.info);
     if (csv != NULL) {
         d.csv = fopen(csv, "a");
         if (d.csv == NULL) {
@@ -276,6 +269,20 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    err = xwg_context_create(d.cl, d.device, NULL, &d.xc);
+    if (err != XWG_SUCCESS) {
+        /* A refusal is a result too (rusticl's): record it. */
+        fprintf(stderr, "barrier_driver: xwg_context_create: %s\n",
+                xwg_status_name(err));
+        char name[128] = "";
+        clGetDeviceInfo(d.device, CL_DEVICE_NAME, sizeof name, name, NULL);
+        if (d.csv)
+            fprintf(d.csv, "%s,\"%s\",,context,create,%zu,0,0,0,0,refused,%s\n",
+                    d.label, name, d.local, xwg_status_name(err));
+        return 2;
+    }
+    d.info.size = sizeof d.info;
+    xwg_context_query(d.xc, &d.info);
     fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
             d.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
