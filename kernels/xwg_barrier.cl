@@ -132,67 +132,68 @@ inline void xwg__record_failed(xwg_self self)
         self.shared[2] = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
 }
 
+/* ---- The shape shared by both algorithms ----------------------------------
+ * xwg_barrier_of() runs three work-group barriers at the top level and
+ * calls barrier-free parts of the chosen algorithm between them:
+ *
+ *     B1 entry barrier
+ *     part 1: counter: arrive and wait | xf: slaves arrive and wait for
+ *             the master, master work-items collect the slaves
+ *     record xwg_failed()
+ *     middle barrier: in the master, every work-item knows all slaves came
+ *     part 2: xf master only: release the slaves
+ *     B5 exit barrier
+ *
+ * Work-group barriers inside branches (even uniform ones, such as the
+ * choice of algorithm) make PoCL's kernel compiler fail: PoCL 5.0 asserts
+ * (region_entry_barrier != NULL) once such a barrier sits in a loop of the
+ * user's, and PoCL 3.1 never ends a kernel that records xwg_failed() after
+ * the release loop. The counter barrier needs no middle barrier; it pays
+ * for one so that the shape stays the same. */
+
 /* ---- Counter barrier (the shape of CUDA's grid.sync()) ---------------- */
 
 /* One counter. Group 0 adds 0x80000000 - (n - 1), every other group 1, so
  * the top bit flips exactly when all n have arrived, and the low bits are
- * back where they started: no reset between episodes. */
-inline void xwg__barrier_counter(xwg_self self, uint bound, int with_wg)
+ * back where they started: no reset between episodes. Work-item 0 only. */
+inline void xwg__counter_arrive_and_wait(xwg_self self, uint bound)
 {
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-    /* B1 entry. */
-    if (with_wg)
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0 &&
-        xwg__load_relaxed(&self.state[XWG__W_FAILED]) == 0u) {
-        uint add = self.group_id == 0u
-                       ? XWG__CLOSED - (self.num_groups - 1u)
-                       : 1u;
-        /* B2 arrive: the release half publishes the group's accesses; the
-         * add continues the release sequence that the last arrival's
-         * flip heads. */
-        uint old = XWG__ARRIVE_ADD(counter, add);
-        /* B3 collect: poll relaxed until the top bit differs from the one
-         * we arrived under... */
-        uint polls = 0u;
-        int flipped = 1;
-        while (((xwg__load_relaxed(counter) ^ old) & XWG__CLOSED) == 0u) {
-            if (xwg__wait_expired(self.state, &polls, bound)) {
-                flipped = 0;
-                break;
-            }
-        }
-        /* ...then acquire: this load reads the flip or later, which is in
-         * the release sequence of every group's arrival. */
-        if (flipped)
-            (void)XWG__COLLECT_LOAD(counter);
+    if (get_local_id(0) != 0 ||
+        xwg__load_relaxed(&self.state[XWG__W_FAILED]) != 0u)
+        return;
+    uint add = self.group_id == 0u ? XWG__CLOSED - (self.num_groups - 1u)
+                                   : 1u;
+    /* B2 arrive: the release half publishes the group's accesses (ordered
+     * before this by B1); the add continues the release sequence that the
+     * last arrival's flip heads. */
+    uint old = XWG__ARRIVE_ADD(counter, add);
+    /* B3 collect: poll relaxed until the top bit differs from the one we
+     * arrived under... */
+    uint polls = 0u;
+    while (((xwg__load_relaxed(counter) ^ old) & XWG__CLOSED) == 0u) {
+        if (xwg__wait_expired(self.state, &polls, bound))
+            return;
     }
-    xwg__record_failed(self);
-    /* B5 exit. */
-    if (with_wg)
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    /* ...then acquire: this load reads the flip or later, which is in the
+     * release sequence of every group's arrival. */
+    (void)XWG__COLLECT_LOAD(counter);
 }
 
 /* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
 
 /* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
  * for the master to lower it; the master's work-items each wait for a
- * strided share of the slaves, meet, and lower the flags. Each flag sits
- * on its own 128-byte line. */
-inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
+ * strided share of the slaves, meet (middle barrier), and lower the flags.
+ * Each flag sits on its own 128-byte line. */
+inline void xwg__xf_arrive_or_collect(xwg_self self, uint bound)
 {
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
-    const int master = self.group_id == 0u;
-    /* B1 entry. (Every work-group barrier here is at the top level of the
-     * function, outside the master/slave branches: PoCL compiles barriers
-     * in branches poorly, and every group runs them all.) */
-    if (with_wg)
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     uint failed = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
-    if (master) {
-        /* Work-item l waits for slaves l+1, l+1+size, ... in one flat
-         * loop: PoCL 3.1 mis-compiles a spin loop nested in another loop
-         * here (the kernel never ends, even when neither loop runs). */
+    if (self.group_id == 0u) {
+        /* Work-item l waits for slaves l+1, l+1+size, ... in one flat loop:
+         * PoCL 3.1 mis-compiles a spin loop nested in another loop here
+         * (the kernel never ends, even when neither loop runs). */
         const uint size = (uint)get_local_size(0);
         uint polls = 0u;
         for (uint i = 1u + (uint)get_local_id(0);
@@ -222,27 +223,22 @@ inline void xwg__barrier_xf(xwg_self self, uint bound, int with_wg)
         /* ...and acquire the master's release. */
         (void)XWG__COLLECT_LOAD(flag);
     }
-    /* Recorded here, before the middle barrier: PoCL 3.1 never ends a
-     * kernel that has it after the release loop below. A timeout of
-     * another master work-item shows in xwg_failed() one barrier later. */
-    xwg__record_failed(self);
-    /* In the master, every work-item now knows that every slave arrived
-     * (in a slave, this barrier only keeps the shape uniform). */
-    if (with_wg)
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (master) {
-        const uint size = (uint)get_local_size(0);
-        for (uint base = 1u; base < self.num_groups; base += size) {
-            uint i = base + (uint)get_local_id(0);
-            /* B4 depart: release slave i, publishing everything the
-             * master group acquired (and did) before. */
-            if (i < self.num_groups)
-                XWG__ARRIVE_STORE(&flags[i * XWG__LINE_WORDS], 0u);
-        }
+}
+
+/* After the middle barrier: the master releases every slave. */
+inline void xwg__xf_release(xwg_self self)
+{
+    if (self.group_id != 0u)
+        return;
+    volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
+    const uint size = (uint)get_local_size(0);
+    for (uint base = 1u; base < self.num_groups; base += size) {
+        uint i = base + (uint)get_local_id(0);
+        /* B4 depart: release slave i, publishing everything the master
+         * group acquired (and did) before. */
+        if (i < self.num_groups)
+            XWG__ARRIVE_STORE(&flags[i * XWG__LINE_WORDS], 0u);
     }
-    /* B5 exit. */
-    if (with_wg)
-        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
 
 /* ---- xwg_barrier() ------------------------------------------------------ */
@@ -256,17 +252,27 @@ inline void xwg_barrier_of(xwg_self self)
     /* TEST ONLY: a no-op barrier. The stress tests must catch it. */
     if (bound != 0u)
         return;
-    const int with_wg = 1;
-#elif defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 2
-    /* TEST ONLY: the barrier without its work-group barriers (B1, B5). */
-    const int with_wg = 0;
-#else
-    const int with_wg = 1;
 #endif
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 2
+    /* TEST ONLY: the barrier without its work-group barriers. */
+#define XWG__WG_BARRIER()
+#else
+#define XWG__WG_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
+#endif
+    /* B1 entry: every work-item's accesses before work-item 0 arrives. */
+    XWG__WG_BARRIER();
     if (algo == XWG__BARRIER_XF)
-        xwg__barrier_xf(self, bound, with_wg);
+        xwg__xf_arrive_or_collect(self, bound);
     else
-        xwg__barrier_counter(self, bound, with_wg);
+        xwg__counter_arrive_and_wait(self, bound);
+    xwg__record_failed(self);
+    /* Middle: in the XF master, every work-item knows all slaves came. */
+    XWG__WG_BARRIER();
+    if (algo == XWG__BARRIER_XF)
+        xwg__xf_release(self);
+    /* B5 exit: what work-item 0 acquired, to every work-item. */
+    XWG__WG_BARRIER();
+#undef XWG__WG_BARRIER
 }
 
 /* Nonzero once a barrier of this launch has timed out. The same for every

@@ -1,10 +1,12 @@
 /*
  * test_util.c - shared helpers of the Check suites.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 void test_env_open(test_env *env, const xwg_options *opts)
 {
@@ -52,6 +54,16 @@ cl_uint test_refcount_context(cl_context c)
 {
     cl_uint n = 0;
     clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
+cl_uint test_settled_refcount_context(cl_context c, cl_uint at_most)
+{
+    cl_uint n = test_refcount_context(c);
+    for (int i = 0; i < 500 && n > at_most; i++) {
+        nanosleep(&(struct timespec){0, 10000000}, NULL); /* 10 ms */
+        n = test_refcount_context(c);
+    }
     return n;
 }
 
