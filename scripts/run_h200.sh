@@ -7,13 +7,8 @@
 # scripts/h200_to_csv.py then turns them into results/discovery-h200.csv.
 set -euo pipefail
 out=${OUT:-./h200-out}
-mkdir -p "$out" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/opt/torch/.venv/bin:$PATH
-
-cmake -S . -B /tmp/xwg-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DXWG_BUILD_TESTS=OFF >/dev/null
-cmake --build /tmp/xwg-build >/dev/null
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh"
 cli=/tmp/xwg-build/xwg-discover
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 

@@ -9,11 +9,8 @@
 # Writes $OUT/barrier-h200.csv (columns: see the header line) and a log.
 set -uo pipefail
 out=${OUT:-./h200-out}
-mkdir -p "$out" /etc/OpenCL/vendors
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export PATH=/opt/torch/.venv/bin:$PATH
-cmake -S . -B /tmp/xwg-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DXWG_BUILD_TESTS=OFF >/dev/null && cmake --build /tmp/xwg-build >/dev/null || exit 1
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 csv="$out/barrier-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"

@@ -173,15 +173,7 @@ static void run_jacobi(driver *d, xwg_barrier_algo algo)
     cl_mem result = (iters & 1) ? db : da;
     clEnqueueReadBuffer(d->queue, result, CL_TRUE, 0, n * sizeof *got, got, 0,
                         NULL, NULL);
-    for (unsigned it = 0; it < iters; it++) { /* the C reference */
-        const float *src = (it & 1) ? b : a;
-        float *dst = (it & 1) ? a : b;
-        for (unsigned i = 0; i < n; i++)
-            dst[i] = (i == 0 || i == n - 1) ? src[i]
-                                            : 0.25f * src[i - 1] +
-                                                  0.5f * src[i] +
-                                                  0.25f * src[i + 1];
-    }
+    jacobi_reference(a, b, n, iters);
     const float *want = (iters & 1) ? b : a;
     unsigned long long mismatches = 0;
     for (unsigned i = 0; i < n; i++)

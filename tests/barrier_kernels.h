@@ -57,6 +57,22 @@ static const char jacobi_source[] =
     "    }\n"
     "}\n";
 
+/* The C reference of jacobi: the same sweeps, the same expression; the
+ * result is in a after an even number of sweeps, in b after an odd one. */
+static inline void jacobi_reference(float *a, float *b, unsigned n,
+                                    unsigned sweeps)
+{
+    for (unsigned it = 0; it < sweeps; it++) {
+        const float *src = (it & 1) ? b : a;
+        float *dst = (it & 1) ? a : b;
+        for (unsigned i = 0; i < n; i++)
+            dst[i] = (i == 0 || i == n - 1) ? src[i]
+                                            : 0.25f * src[i - 1] +
+                                                  0.5f * src[i] +
+                                                  0.25f * src[i + 1];
+    }
+}
+
 /* The misuses the watchdog must turn into XWG_ERROR_BARRIER_TIMEOUT. Each
  * runs 50 barriers, so a watchdog that did not make later barriers return
  * at once would take 50 bounds. out[g] records xwg_failed() at the end. */

@@ -125,19 +125,6 @@ END_TEST
 #define JACOBI_N 3000 /* not a multiple of the global size: tails matter */
 #define JACOBI_ITERATIONS 1000
 
-static void jacobi_reference(float *a, float *b)
-{
-    for (int it = 0; it < JACOBI_ITERATIONS; it++) {
-        const float *src = (it & 1) ? b : a;
-        float *dst = (it & 1) ? a : b;
-        for (int i = 0; i < JACOBI_N; i++)
-            dst[i] = (i == 0 || i == JACOBI_N - 1)
-                         ? src[i]
-                         : 0.25f * src[i - 1] + 0.5f * src[i] +
-                               0.25f * src[i + 1];
-    }
-}
-
 static void jacobi(xwg_barrier_algo algo, int forced)
 {
     static float a[JACOBI_N], b[JACOBI_N], got[JACOBI_N];
@@ -172,7 +159,7 @@ static void jacobi(xwg_barrier_algo algo, int forced)
     /* 1000 sweeps: the result is in a (even count). */
     clEnqueueReadBuffer(env.queue, da, CL_TRUE, 0, sizeof got, got, 0, NULL,
                         NULL);
-    jacobi_reference(a, b);
+    jacobi_reference(a, b, JACOBI_N, JACOBI_ITERATIONS);
     int mismatches = 0, first = -1;
     for (int i = 0; i < JACOBI_N; i++)
         if (memcmp(&got[i], &a[i], sizeof(float)) != 0 && mismatches++ == 0)

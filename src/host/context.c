@@ -31,61 +31,61 @@ void xwg_options_init(xwg_options *opts)
     *opts = defaults;
 }
 
-/* Reads XWG_ATOMICS=cl20|cl12 over the caller's choice. */
+/* One environment variable that overrides an option: its words, in the
+ * order of the values they stand for. */
+typedef struct env_choice {
+    const char *name;
+    const char *words[4]; /* NULL-terminated */
+    const int values[4];
+} env_choice;
+
+/* Sets *value from the variable if it is set; an unknown word is an
+ * error. */
+static int read_env_choice(const env_choice *choice, int *value)
+{
+    const char *v = getenv(choice->name);
+    if (v == NULL || v[0] == '\0')
+        return XWG_SUCCESS;
+    for (int i = 0; choice->words[i] != NULL; i++) {
+        if (!strcmp(v, choice->words[i])) {
+            *value = choice->values[i];
+            return XWG_SUCCESS;
+        }
+    }
+    XWG__TRACE("%s=%s is not a word it takes", choice->name, v);
+    return XWG_ERROR_INVALID_ARGUMENT;
+}
+
+/* XWG_ATOMICS, XWG_DISCOVERY, XWG_BARRIER and XWG_SELF_TEST override the
+ * caller's options. */
 static int apply_environment(xwg_options *opts)
 {
-    const char *atomics = getenv("XWG_ATOMICS");
-    if (atomics != NULL && atomics[0] != '\0') {
-        if (!strcmp(atomics, "cl20"))
-            opts->atomics = XWG_ATOMICS_CL20;
-        else if (!strcmp(atomics, "cl12"))
-            opts->atomics = XWG_ATOMICS_CL12;
-        else if (!strcmp(atomics, "auto"))
-            opts->atomics = XWG_ATOMICS_AUTO;
-        else {
-            XWG__TRACE("XWG_ATOMICS=%s is neither cl20, cl12 nor auto",
-                       atomics);
-            return XWG_ERROR_INVALID_ARGUMENT;
-        }
-    }
-    const char *discovery = getenv("XWG_DISCOVERY");
-    if (discovery != NULL && discovery[0] != '\0') {
-        if (!strcmp(discovery, "ticket"))
-            opts->discovery = XWG_DISCOVERY_TICKET_LOCK;
-        else if (!strcmp(discovery, "window"))
-            opts->discovery = XWG_DISCOVERY_STABLE_WINDOW;
-        else {
-            XWG__TRACE("XWG_DISCOVERY=%s is neither ticket nor window",
-                       discovery);
-            return XWG_ERROR_INVALID_ARGUMENT;
-        }
-    }
-    const char *barrier = getenv("XWG_BARRIER");
-    if (barrier != NULL && barrier[0] != '\0') {
-        if (!strcmp(barrier, "xf"))
-            opts->barrier = XWG_BARRIER_XF;
-        else if (!strcmp(barrier, "counter"))
-            opts->barrier = XWG_BARRIER_COUNTER;
-        else {
-            XWG__TRACE("XWG_BARRIER=%s is neither xf nor counter", barrier);
-            return XWG_ERROR_INVALID_ARGUMENT;
-        }
-    }
-    const char *self_test = getenv("XWG_SELF_TEST");
-    if (self_test != NULL && self_test[0] != '\0') {
-        if (!strcmp(self_test, "require"))
-            opts->self_test = XWG_SELF_TEST_REQUIRE;
-        else if (!strcmp(self_test, "report"))
-            opts->self_test = XWG_SELF_TEST_REPORT;
-        else if (!strcmp(self_test, "skip"))
-            opts->self_test = XWG_SELF_TEST_SKIP;
-        else {
-            XWG__TRACE("XWG_SELF_TEST=%s is not require, report or skip",
-                       self_test);
-            return XWG_ERROR_INVALID_ARGUMENT;
-        }
-    }
-    return XWG_SUCCESS;
+    static const env_choice atomics = {
+        "XWG_ATOMICS", {"cl20", "cl12", "auto", NULL},
+        {XWG_ATOMICS_CL20, XWG_ATOMICS_CL12, XWG_ATOMICS_AUTO}};
+    static const env_choice discovery = {
+        "XWG_DISCOVERY", {"ticket", "window", NULL},
+        {XWG_DISCOVERY_TICKET_LOCK, XWG_DISCOVERY_STABLE_WINDOW}};
+    static const env_choice barrier = {
+        "XWG_BARRIER", {"xf", "counter", NULL},
+        {XWG_BARRIER_XF, XWG_BARRIER_COUNTER}};
+    static const env_choice self_test = {
+        "XWG_SELF_TEST", {"require", "report", "skip", NULL},
+        {XWG_SELF_TEST_REQUIRE, XWG_SELF_TEST_REPORT, XWG_SELF_TEST_SKIP}};
+    int a = opts->atomics, d = opts->discovery, b = opts->barrier,
+        t = opts->self_test;
+    int err = read_env_choice(&atomics, &a);
+    if (err == XWG_SUCCESS)
+        err = read_env_choice(&discovery, &d);
+    if (err == XWG_SUCCESS)
+        err = read_env_choice(&barrier, &b);
+    if (err == XWG_SUCCESS)
+        err = read_env_choice(&self_test, &t);
+    opts->atomics = (xwg_atomics_path)a;
+    opts->discovery = (xwg_discovery_protocol)d;
+    opts->barrier = (xwg_barrier_algo)b;
+    opts->self_test = (xwg_self_test_mode)t;
+    return err;
 }
 
 static int check_options(const xwg_options *opts)
