@@ -1,0 +1,290 @@
+/*
+ * xwg.pml - a Promela model of xwg's occupancy discovery protocols and
+ * global barriers, under an occupancy-bound scheduler. model/README.md
+ * says how to run it; docs/spec.md maps it to kernels/.
+ *
+ * Configuration (spin -D...):
+ *   N          groups launched                         (default 3)
+ *   K          slots: groups that can be resident at once (default 2)
+ *   EPISODES   barrier instances per group             (default 3)
+ *   PROTOCOL   0 none (discovery skipped: every group takes part with its
+ *              hardware id), 1 ticket lock (the paper's), 2 stable window
+ *              (xwg's), 9 KNOWN-BAD: no closing check (every group joins)
+ *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape),
+ *              9 KNOWN-BAD: a barrier that does not wait
+ *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
+ *              stores stay buffered past its arrival)
+ *   WATCHDOG   1: every wait may time out (the bound is abstracted as
+ *              "at any time"); a timeout marks the launch failed and later
+ *              waits end at once
+ *
+ * One process per group stands for its work-item 0; the work-group
+ * barriers that order the other work-items around it (B1, B5 in
+ * kernels/xwg_barrier.cl) are abstracted into the process's program order.
+ * Spinning is modelled as blocking on the awaited condition, so a spin that
+ * can never end is a deadlock: Spin reports it as an invalid end state.
+ *
+ * Memory: each group's plain stores of user data go to a one-entry store
+ * buffer and reach memory at its next release (the arrival: B2), or, under
+ * RELAXED, whenever the memory system gets to them. Readers read memory.
+ */
+
+#ifndef N
+#define N 3
+#endif
+#ifndef K
+#define K 2
+#endif
+#ifndef EPISODES
+#define EPISODES 3
+#endif
+#ifndef PROTOCOL
+#define PROTOCOL 2
+#endif
+#ifndef BARRIER
+#define BARRIER 2
+#endif
+#ifndef RELAXED
+#define RELAXED 0
+#endif
+#ifndef WATCHDOG
+#define WATCHDOG 0
+#endif
+
+#define NONE 255
+#define TOP 128 /* the counter's top bit, in an 8-bit counter */
+
+/* ---- the scheduler: K slots ------------------------------------------- */
+byte free_slots = K;
+
+/* ---- discovery state (kernels/xwg_discovery.cl) ------------------------ */
+byte arrivals = 0;      /* stable window: joins, closed or not */
+bool closed = false;    /* stable window: the closed bit */
+byte published = 0;     /* the count, once published (0: not yet) */
+byte next_ticket = 0;   /* ticket lock */
+byte serving = 0;
+bool poll_open = true;
+byte lock_count = 0;    /* ticket lock: participants so far */
+bool id_taken[N];       /* for the distinct-ids check */
+
+/* ---- barrier state (kernels/xwg_barrier.cl) ------------------------------ */
+byte counter = 0;       /* the counter barrier's word */
+bool flag[N];           /* the XF flags, by participant id */
+bool failed = false;    /* the watchdog's mark */
+
+/* ---- user data and the specification's bookkeeping ----------------------- */
+byte data[N];           /* memory: each participant's value, by id */
+byte buffered[N];       /* a participant's store not yet in memory */
+bool pending[N];
+byte reached[EPISODES + 1]; /* participants that entered each instance */
+byte finished = 0;      /* groups that ended */
+byte completed = 0;     /* participants that passed every barrier */
+byte participants_total = 0;
+
+/* A wait: block until cond, or (WATCHDOG) time out, or see the failure. */
+#if WATCHDOG
+#define AWAIT(cond) \
+    if \
+    :: cond \
+    :: failed \
+    :: failed = true /* the bound ran out */ \
+    fi
+#else
+#define AWAIT(cond) (cond)
+#endif
+
+/* ---- discovery ------------------------------------------------------------ */
+
+/* Sets me (the participant id) and n (the count), or me = NONE. */
+inline discover(g, me, n) {
+#if PROTOCOL == 0
+    me = g; n = N
+#elif PROTOCOL == 1
+    /* The paper's: poll under a fair ticket lock... */
+    byte t;
+    atomic { t = next_ticket; next_ticket++ };
+    (serving == t);
+    if
+    :: poll_open -> me = lock_count; lock_count++
+    :: else -> me = NONE
+    fi;
+    serving++;
+    if
+    :: me != NONE ->
+        /* ...then close under it (after any delay: the window). */
+        atomic { t = next_ticket; next_ticket++ };
+        (serving == t);
+        poll_open = false;
+        n = lock_count;
+        serving++
+    :: else -> skip
+    fi
+#elif PROTOCOL == 2
+    /* xwg's: join with one fetch-add; a set closed bit means too late. */
+    bool was_closed;
+    atomic { was_closed = closed; me = arrivals; arrivals++ };
+    if
+    :: was_closed -> me = NONE
+    :: else ->
+        /* The window ends at any time (safety may not rest on its length);
+         * the first to close publishes the joins before the close. */
+        atomic {
+            if
+            :: !closed -> closed = true; published = arrivals
+            :: else -> skip
+            fi
+        };
+        (published > 0);
+        n = published
+    fi
+#elif PROTOCOL == 9
+    /* KNOWN-BAD: every launched group joins; nothing closes. */
+    atomic { me = arrivals; arrivals++ };
+    n = N
+#endif
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+inline barrier(me, n, e) {
+#if BARRIER == 2
+    /* Counter: group 0 adds TOP - (n - 1), the others 1; the top bit flips
+     * when all n have arrived. B2: the add releases the buffered store. */
+    byte old;
+    atomic {
+        old = counter;
+        counter = (counter + (me == 0 -> TOP - (n - 1) : 1)) % 256;
+#if !RELAXED
+        if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
+           :: else -> skip fi
+#endif
+    };
+    if
+    :: failed -> skip
+    :: else -> AWAIT(((counter ^ old) & TOP) != 0) /* B3 */
+    fi
+#elif BARRIER == 1
+    /* XF: slaves raise their flag (B2) and wait for the master to lower it
+     * (B4); the master waits for every flag (B3), then lowers them all. */
+    if
+    :: me == 0 ->
+        byte i = 1;
+        do
+        :: i < n && !failed -> AWAIT(flag[i]); i++
+        :: else -> break
+        od;
+#if !RELAXED
+        if :: pending[0] -> data[0] = buffered[0]; pending[0] = false
+           :: else -> skip fi;
+#endif
+        i = 1;
+        do
+        :: i < n -> flag[i] = false; i++
+        :: else -> break
+        od
+    :: else ->
+        atomic {
+            flag[me] = true;
+#if !RELAXED
+            if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
+               :: else -> skip fi
+#endif
+        };
+        if
+        :: failed -> skip
+        :: else -> AWAIT(!flag[me])
+        fi
+    fi
+#elif BARRIER == 9
+    /* KNOWN-BAD: a barrier that does not wait. */
+    skip
+#endif
+}
+
+/* ---- a group ---------------------------------------------------------------- */
+
+proctype group(byte g)
+{
+    byte me = NONE, n = 0, e = 1, other;
+
+    /* Occupancy-bound scheduling: a group starts only in a free slot. */
+    atomic { free_slots > 0 -> free_slots-- };
+
+    discover(g, me, n);
+    if
+    :: me == NONE -> goto leave
+    :: else -> skip
+    fi;
+
+    /* Discovery's specification: ids distinct and dense, one count, and
+     * no more participants than slots (all were resident together). */
+    atomic {
+        assert(me < n && n <= N);
+        assert(!id_taken[me]);
+        id_taken[me] = true;
+        participants_total++;
+#if PROTOCOL != 0
+        /* (Skipping discovery promises no such thing.) */
+        assert(n <= K)
+#endif
+    };
+
+    do
+    :: e <= EPISODES ->
+        /* A plain store of this episode's value (buffered). */
+        atomic { buffered[me] = e; pending[me] = true };
+        reached[e]++;
+        barrier(me, n, e);
+        /* The barrier's specification: nobody passes instance e before
+         * every participant has reached it, and what each stored before
+         * it is visible after it (values only grow, so a value below e is
+         * a stale read; a later one is a store of a group already past). */
+        if
+        :: failed -> skip
+        :: else ->
+            assert(reached[e] == n);
+            other = (me + 1) % n;
+            assert(data[other] >= e)
+        fi;
+        e++
+    :: else -> break
+    od;
+    if
+    :: !failed -> completed++
+    :: else -> skip
+    fi;
+
+leave:
+    atomic { free_slots++; finished++ };
+progress_end:
+    skip
+}
+
+/* A memory system that writes buffered stores back at any time (a store
+ * may become visible early; only a release forces it). */
+#define WRITE_BACK(i) \
+    :: atomic { i < N && pending[i] -> data[i] = buffered[i]; pending[i] = false }
+
+active proctype memory()
+{
+end_memory:
+    do
+    WRITE_BACK(0)
+    WRITE_BACK(1)
+    WRITE_BACK(2)
+    WRITE_BACK(3)
+    od
+}
+
+init {
+    byte g;
+    atomic {
+        for (g : 0 .. N - 1) {
+            run group(g)
+        }
+    };
+    (finished == N);
+    /* Every run ends; under the watchdog, a barrier that could not
+     * complete has marked the launch failed. */
+    assert(failed || completed == participants_total)
+}
