@@ -155,15 +155,8 @@ static void run_jacobi(driver *d, xwg_barrier_algo algo)
         a[i] = b[i] = (float)((i * 7919u) % 1000u) / 10.0f;
     cl_kernel k = build(d, jacobi_source, "jacobi");
     cl_mem da = buffer(d, n * sizeof *a), db = buffer(d, n * sizeof *b);
-    clEnqueueWriteBuffer(d->queue, da, CL_TRUE, 0, n * sizeof *a, a, 0, NULL,
-                         NULL);
-    clEnqueueWriteBuffer(d->queue, db, CL_TRUE, 0, n * sizeof *b, b, 0, NULL,
-                         NULL);
-    cl_uint cn = n, iters = d->jacobi_iters;
-    clSetKernelArg(k, 0, sizeof da, &da);
-    clSetKernelArg(k, 1, sizeof db, &db);
-    clSetKernelArg(k, 2, sizeof cn, &cn);
-    clSetKernelArg(k, 3, sizeof iters, &iters);
+    cl_uint iters = d->jacobi_iters;
+    jacobi_setup(d->queue, k, da, db, a, b, n, iters);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;

@@ -6,6 +6,8 @@
 #ifndef XWG_BARRIER_KERNELS_H
 #define XWG_BARRIER_KERNELS_H
 
+#include "xwg_barrier.h"
+
 /* stress: in every episode each work-item stores a value with a plain
  * store; after the barrier it reads the value of the same work-item in
  * another group, a different group each episode, and counts wrong ones
@@ -71,6 +73,21 @@ static inline void jacobi_reference(float *a, float *b, unsigned n,
                                                   0.5f * src[i] +
                                                   0.25f * src[i + 1];
     }
+}
+
+/* Writes the initial a and b and sets jacobi's four arguments. */
+static inline void jacobi_setup(cl_command_queue queue, cl_kernel k,
+                                cl_mem da, cl_mem db, const float *a,
+                                const float *b, cl_uint n, cl_uint sweeps)
+{
+    clEnqueueWriteBuffer(queue, da, CL_TRUE, 0, n * sizeof *a, a, 0, NULL,
+                         NULL);
+    clEnqueueWriteBuffer(queue, db, CL_TRUE, 0, n * sizeof *b, b, 0, NULL,
+                         NULL);
+    clSetKernelArg(k, 0, sizeof da, &da);
+    clSetKernelArg(k, 1, sizeof db, &db);
+    clSetKernelArg(k, 2, sizeof n, &n);
+    clSetKernelArg(k, 3, sizeof sweeps, &sweeps);
 }
 
 /* The misuses the watchdog must turn into XWG_ERROR_BARRIER_TIMEOUT. Each

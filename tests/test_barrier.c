@@ -135,15 +135,7 @@ static void jacobi(xwg_barrier_algo algo, int forced)
     cl_kernel k = test_build_kernel(&env, jacobi_source, "jacobi",
                                     build_options());
     cl_mem da = make_buffer(&env, sizeof a), db = make_buffer(&env, sizeof b);
-    clEnqueueWriteBuffer(env.queue, da, CL_TRUE, 0, sizeof a, a, 0, NULL,
-                         NULL);
-    clEnqueueWriteBuffer(env.queue, db, CL_TRUE, 0, sizeof b, b, 0, NULL,
-                         NULL);
-    cl_uint n = JACOBI_N, iterations = JACOBI_ITERATIONS;
-    clSetKernelArg(k, 0, sizeof da, &da);
-    clSetKernelArg(k, 1, sizeof db, &db);
-    clSetKernelArg(k, 2, sizeof n, &n);
-    clSetKernelArg(k, 3, sizeof iterations, &iterations);
+    jacobi_setup(env.queue, k, da, db, a, b, JACOBI_N, JACOBI_ITERATIONS);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
     if (forced) {
