@@ -53,14 +53,14 @@ DATASETS = {
     "discovery-h200.csv": (
         "occupancy discovery on an NVIDIA H200",
         "scripts/run_h200.sh, then scripts/h200_to_csv.py"),
-    "barrier-local.csv": (
+    "barrier-stress-local.csv": (
         "barrier stress, stencil and watchdog runs on the local "
         "implementations",
         "scripts/run_barrier_study.sh"),
     "model-check.csv": (
         "Spin model checking of the protocols and barriers",
         "scripts/model_check.sh --csv results/model-check.csv"),
-    "barrier-h200.csv": (
+    "barrier-stress-h200.csv": (
         "barrier stress (10^6 episodes per size), stencil and watchdog "
         "runs on an NVIDIA H200",
         "scripts/run_h200_barrier.sh (on the GPU machine)"),
@@ -446,7 +446,7 @@ def section_discovery_goals(rep):
 
 # -------------------------------------------------------------- barrier
 
-BARRIER_CSVS = ["barrier-local.csv", "barrier-h200.csv"]
+BARRIER_CSVS = ["barrier-stress-local.csv", "barrier-stress-h200.csv"]
 
 
 def load_barrier(rep):
@@ -509,7 +509,7 @@ def section_barrier(rep):
                 "bound):", "",
                 md_table(["label", "device", "ended in the timeout error",
                           "slowest (s)"], table, "llrr")]
-    h200 = [r for r in rows if r["file"] == "barrier-h200.csv"
+    h200 = [r for r in rows if r["file"] == "barrier-stress-h200.csv"
             and r["label"] == "nvidia" and r["test"] == "stress"]
     if h200:
         total = sum(int(r["episodes"]) for r in h200)

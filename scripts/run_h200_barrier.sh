@@ -6,13 +6,13 @@
 # the three watchdog misuse cases. Then the known-bad barriers 3 (relaxed
 # releases) and 4 (all relaxed), which x86 and Oclgrind cannot expose, and
 # the cl12 path forced past its failed self-test.
-# Writes $OUT/barrier-h200.csv (columns: see the header line) and a log.
+# Writes $OUT/barrier-stress-h200.csv (columns: see the header line) and a log.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
-csv="$out/barrier-h200.csv"
+csv="$out/barrier-stress-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
 status=0
 for local in 64 256 1024; do
