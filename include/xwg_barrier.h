@@ -189,7 +189,11 @@ typedef enum xwg_discovery_protocol {
 typedef enum xwg_barrier_algo {
     XWG_BARRIER_DEFAULT = 0, /* the one measured best on this kind of device */
     XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
-    XWG_BARRIER_COUNTER = 2  /* one counter, no reset (grid.sync() shape) */
+    XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
+    /* A counter per cluster of 32 groups; the last arrival of each cluster
+     * arrives at the counter barrier for the whole grid: fewer atomics on
+     * one word when there are thousands of groups. */
+    XWG_BARRIER_TREE = 3
 } xwg_barrier_algo;
 
 /* The barrier self-test that xwg_context_create() runs on the device. */

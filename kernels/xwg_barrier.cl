@@ -180,6 +180,49 @@ inline void xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     (void)XWG__COLLECT_LOAD(counter);
 }
 
+/* ---- Tree barrier: a counter per cluster, then the counter barrier ---------
+ * Thousands of groups adding to one word serialise at its cache line. Here
+ * groups add to their cluster's counter (XWG__TREE_FANIN groups each), and
+ * only the last arrival of each cluster adds to the grid's counter, with
+ * the counter barrier's top-bit scheme among the clusters. Work-item 0
+ * only. */
+inline void xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+{
+    volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
+    if (get_local_id(0) != 0 ||
+        xwg__load_relaxed(&self.state[XWG__W_FAILED]) != 0u)
+        return;
+    const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
+                          XWG__TREE_FANIN;
+    const uint members = min(XWG__TREE_FANIN,
+                             self.num_groups - cluster * XWG__TREE_FANIN);
+    volatile XWG__GLOBAL_WORD *sub =
+        &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
+    /* The grid counter's top bit cannot flip before this group arrives, so
+     * reading it now gives the bit to wait against. Relaxed: only the value
+     * matters; the acquire comes after the wait. */
+    const uint before = xwg__load_relaxed(top) & XWG__CLOSED;
+    /* B2 arrive (cluster): release this group's accesses to the cluster. */
+    if (XWG__ARRIVE_ADD(sub, 1u) == members - 1u) {
+        /* The last of the cluster: every member's release is in this
+         * RMW's release sequence, so this acq_rel add acquires them all.
+         * Reset the cluster for the next episode (no member can arrive
+         * again before the flip below), then arrive at the grid counter,
+         * releasing the whole cluster's accesses onward. */
+        xwg__store_relaxed(sub, 0u);
+        uint add = cluster == 0u ? XWG__CLOSED - (clusters - 1u) : 1u;
+        (void)XWG__ARRIVE_ADD(top, add);
+    }
+    /* B3 collect: wait for the flip, then acquire it. */
+    uint polls = 0u;
+    while ((xwg__load_relaxed(top) & XWG__CLOSED) == before) {
+        if (xwg__wait_expired(self.state, &polls, bound))
+            return;
+    }
+    (void)XWG__COLLECT_LOAD(top);
+}
+
 /* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
 
 /* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
@@ -263,6 +306,8 @@ inline void xwg_barrier_of(xwg_self self)
     XWG__WG_BARRIER();
     if (algo == XWG__BARRIER_XF)
         xwg__xf_arrive_or_collect(self, bound);
+    else if (algo == XWG__BARRIER_TREE)
+        xwg__tree_arrive_and_wait(self, bound);
     else
         xwg__counter_arrive_and_wait(self, bound);
     xwg__record_failed(self);

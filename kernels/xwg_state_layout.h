@@ -23,7 +23,8 @@
 #define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take; 0: none */
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
 #define XWG__W_COUNTER 224u      /* counter barrier: top bit flips per episode */
-#define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE */
+#define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;
+                                    tree barrier: cluster c's counter there */
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
 #define XWG__STATE_WORDS 256u    /* words before the flags (discovery needs
                                     no more) */
@@ -33,6 +34,10 @@
 #define XWG__BARRIER_XF 1u      /* Xiao and Feng's master/slave, as adapted
                                    by Sorensen et al. */
 #define XWG__BARRIER_COUNTER 2u /* one counter, no reset (grid.sync shape) */
+#define XWG__BARRIER_TREE 3u    /* counters per cluster of groups, then one */
+#ifndef XWG__TREE_FANIN          /* (tests set 1: clusters of one group) */
+#define XWG__TREE_FANIN 32u     /* groups per cluster of the tree barrier */
+#endif
 
 #define XWG__MODE_RUN 0u            /* protocol, then the kernel body */
 #define XWG__MODE_DISCOVERY_ONLY 1u /* protocol, then every group returns */

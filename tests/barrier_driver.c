@@ -49,7 +49,8 @@ static double now_s(void)
 
 static const char *algo_name(xwg_barrier_algo a)
 {
-    return a == XWG_BARRIER_XF ? "xf" : "counter";
+    return a == XWG_BARRIER_XF ? "xf" : a == XWG_BARRIER_TREE ? "tree"
+                                                              : "counter";
 }
 
 static void report(driver *d, const char *test, const char *variant,
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
             d.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
-    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_COUNTER; a++) {
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
         xwg_barrier_algo algo = (xwg_barrier_algo)a;
         if (wants(&d, "stress"))
             run_stress(&d, algo);

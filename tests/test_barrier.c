@@ -18,17 +18,27 @@
 #include <string.h>
 
 #define STRESS_EPISODES 20000 /* per launch */
-#define STRESS_LAUNCHES 3     /* per algorithm: 2 x 60,000 episodes */
+#define STRESS_LAUNCHES 3     /* per algorithm: 3 x 60,000 episodes */
 
 static char broken_options[64];
+
+static const char *algo_name(xwg_barrier_algo a)
+{
+    return a == XWG_BARRIER_XF ? "xf" : a == XWG_BARRIER_TREE ? "tree"
+                                                              : "counter";
+}
+
+/* Clusters of the tree barrier: 32 groups by default. PoCL here runs two
+ * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
+ * the two levels of the tree are exercised too. */
+static unsigned tree_fanin = 32;
 
 static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
-    if (broken == 0)
-        return NULL;
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG_TEST_BROKEN_BARRIER=%d", broken);
+             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d", tree_fanin,
+             broken);
     return broken_options;
 }
 
@@ -102,8 +112,9 @@ static void stress(xwg_barrier_algo algo)
         groups = info.groups;
     }
     clReleaseMemObject(forced_data);
-    printf("stress %s: %u episodes, %u groups of %zu: %u wrong values\n",
-           algo == XWG_BARRIER_XF ? "xf" : "counter", total_episodes, groups,
+    printf("stress %s (fan-in %u): %u episodes, %u groups of %zu: %u wrong "
+           "values\n",
+           algo_name(algo), tree_fanin, total_episodes, groups,
            local, total_bad);
     ck_assert_msg(groups >= 2, "only %u group: nothing was tested", groups);
     ck_assert_msg(total_bad == 0, "%u wrong values in %u episodes", total_bad,
@@ -118,6 +129,14 @@ START_TEST(stress_counter) { stress(XWG_BARRIER_COUNTER); }
 END_TEST
 
 START_TEST(stress_xf) { stress(XWG_BARRIER_XF); }
+END_TEST
+
+START_TEST(stress_tree)
+{
+    stress(XWG_BARRIER_TREE);
+    tree_fanin = 1;
+    stress(XWG_BARRIER_TREE);
+}
 END_TEST
 
 /* ---- Jacobi ------------------------------------------------------------ */
@@ -158,8 +177,8 @@ static void jacobi(xwg_barrier_algo algo, int forced)
             first = i;
     printf("jacobi %s%s: %d sweeps over %d points on %u groups: %d "
            "mismatches\n",
-           algo == XWG_BARRIER_XF ? "xf" : "counter",
-           forced ? " (forced groups)" : "", JACOBI_ITERATIONS,
+           algo_name(algo), forced ? " (forced groups)" : "",
+           JACOBI_ITERATIONS,
            JACOBI_N, info.groups, mismatches);
     ck_assert_msg(mismatches == 0, "%d mismatches, first at %d: %a vs %a",
                   mismatches, first, first >= 0 ? got[first] : 0.0f,
@@ -184,6 +203,14 @@ START_TEST(jacobi_xf)
 }
 END_TEST
 
+START_TEST(jacobi_tree)
+{
+    jacobi(XWG_BARRIER_TREE, 0);
+    tree_fanin = 1;
+    jacobi(XWG_BARRIER_TREE, 1);
+}
+END_TEST
+
 /* ---- the watchdog --------------------------------------------------- */
 
 /* Runs a misuse kernel; it must end in XWG_ERROR_BARRIER_TIMEOUT, with
@@ -203,7 +230,7 @@ static void misuse(const char *kernel_name, cl_uint groups, int skip)
     opts.groups = groups;
     opts.skip_discovery = skip;
     opts.watchdog_ms = 200;
-    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_COUNTER; algo++) {
+    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_TREE; algo++) {
         opts.barrier = (xwg_barrier_algo)algo;
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &info);
@@ -360,6 +387,7 @@ int main(void)
         tcase_set_timeout(tc, 600);
         tcase_add_test(tc, stress_counter);
         tcase_add_test(tc, stress_xf);
+        tcase_add_test(tc, stress_tree);
         suite_add_tcase(s, tc);
     }
     if (all || !strcmp(only, "jacobi")) {
@@ -367,6 +395,7 @@ int main(void)
         tcase_set_timeout(tc, 600);
         tcase_add_test(tc, jacobi_counter);
         tcase_add_test(tc, jacobi_xf);
+        tcase_add_test(tc, jacobi_tree);
         suite_add_tcase(s, tc);
     }
     if (all) {

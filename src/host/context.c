@@ -67,8 +67,8 @@ static int apply_environment(xwg_options *opts)
         "XWG_DISCOVERY", {"ticket", "window", NULL},
         {XWG_DISCOVERY_TICKET_LOCK, XWG_DISCOVERY_STABLE_WINDOW}};
     static const env_choice barrier = {
-        "XWG_BARRIER", {"xf", "counter", NULL},
-        {XWG_BARRIER_XF, XWG_BARRIER_COUNTER}};
+        "XWG_BARRIER", {"xf", "counter", "tree", NULL},
+        {XWG_BARRIER_XF, XWG_BARRIER_COUNTER, XWG_BARRIER_TREE}};
     static const env_choice self_test = {
         "XWG_SELF_TEST", {"require", "report", "skip", NULL},
         {XWG_SELF_TEST_REQUIRE, XWG_SELF_TEST_REPORT, XWG_SELF_TEST_SKIP}};
@@ -102,7 +102,7 @@ static int check_options(const xwg_options *opts)
     /* Fields an older caller's struct does not reach keep their defaults
      * (see xwg_context_create). */
     if (opts->size >= offsetof(xwg_options, barrier) + sizeof opts->barrier &&
-        (unsigned)opts->barrier > XWG_BARRIER_COUNTER)
+        (unsigned)opts->barrier > XWG_BARRIER_TREE)
         return XWG_ERROR_INVALID_ARGUMENT;
     if (opts->size >= offsetof(xwg_options, self_test) + sizeof opts->self_test &&
         (unsigned)opts->self_test > XWG_SELF_TEST_SKIP)

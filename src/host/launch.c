@@ -63,8 +63,7 @@ static int read_options(const xwg_launch_options *opts,
     size_t n = opts->size < sizeof *out ? opts->size : sizeof *out;
     memcpy(out, opts, n);
     out->size = sizeof *out;
-    if (out->barrier != XWG_BARRIER_DEFAULT && out->barrier != XWG_BARRIER_XF &&
-        out->barrier != XWG_BARRIER_COUNTER)
+    if ((unsigned)out->barrier > XWG_BARRIER_TREE)
         return XWG_ERROR_INVALID_ARGUMENT;
     return XWG_SUCCESS;
 }

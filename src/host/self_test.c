@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define XWG__SELF_TEST_LAUNCHES 8
+#define XWG__SELF_TEST_LAUNCHES 9
 #define XWG__SELF_TEST_EPISODES 64
 #define XWG__SELF_TEST_LOCAL 64
 #define XWG__SELF_TEST_CACHE 16
@@ -109,7 +109,7 @@ static int run_self_test(xwg_context *ctx)
     /* Two groups, launched with discovery skipped so that both take part
      * however loaded the machine is (an in-kernel protocol can admit one
      * group and test nothing): the case in which rusticl read stale data.
-     * Each barrier algorithm gets half the launches. A device of one
+     * Each barrier algorithm gets a third of the launches. A device of one
      * compute unit runs one group at a time: its barrier is trivial, and
      * two groups there could only time out. */
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
@@ -125,7 +125,7 @@ static int run_self_test(xwg_context *ctx)
     int timed_out = 0;
     for (; err == XWG_SUCCESS && launches < XWG__SELF_TEST_LAUNCHES;
          launches++) {
-        opts.barrier = launches % 2 ? XWG_BARRIER_XF : XWG_BARRIER_COUNTER;
+        opts.barrier = (xwg_barrier_algo)(XWG_BARRIER_XF + launches % 3);
         err = run_once(ctx, queue, k, errors, local, &opts, &bad, &groups);
         if (err == XWG_ERROR_BARRIER_TIMEOUT) {
             /* Two groups could not meet: no barrier works here. */

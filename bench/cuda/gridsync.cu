@@ -1,0 +1,111 @@
+// gridsync.cu - the CUDA side of the comparison: grid.sync() through a
+// cooperative launch, and an empty-kernel relaunch, at the sizes xwg-bench
+// measures (64, 256, 1024 threads per block; full, half and quarter
+// occupancy). Per-sync latency is the difference of two sync counts
+// (E1, E2) over the same launch shape, timed with CUDA events, so launch
+// costs cancel. Prints CSV rows in xwg-bench's columns.
+//
+// Usage: gridsync [E1 E2]
+#include <cooperative_groups.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+namespace cg = cooperative_groups;
+
+__global__ void syncs(unsigned count)
+{
+    cg::grid_group grid = cg::this_grid();
+    for (unsigned i = 0; i < count; i++)
+        grid.sync();
+}
+
+__global__ void empty(unsigned *sink)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        sink[0] += 1;
+}
+
+#define CHECK(x)                                                               \
+    do {                                                                       \
+        cudaError_t e_ = (x);                                                  \
+        if (e_ != cudaSuccess) {                                               \
+            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));           \
+            exit(1);                                                           \
+        }                                                                      \
+    } while (0)
+
+static float time_syncs(int blocks, int threads, unsigned count)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    float best[5];
+    for (int r = 0; r < 5; r++) {
+        void *args[] = {&count};
+        CHECK(cudaEventRecord(a));
+        CHECK(cudaLaunchCooperativeKernel((void *)syncs, blocks, threads, args,
+                                          0, 0));
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        CHECK(cudaEventElapsedTime(&best[r], a, b));
+    }
+    // The median of 5, in microseconds.
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
+            if (best[j] < best[i]) {
+                float t = best[i];
+                best[i] = best[j];
+                best[j] = t;
+            }
+    return best[2] * 1000.0f;
+}
+
+static float time_relaunch(int blocks, int threads, unsigned count,
+                           unsigned *sink)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaEventRecord(a));
+    for (unsigned i = 0; i < count; i++)
+        empty<<<blocks, threads>>>(sink);
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    return ms * 1000.0f;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned e1 = argc > 2 ? atoi(argv[1]) : 256;
+    unsigned e2 = argc > 2 ? atoi(argv[2]) : 10256;
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    unsigned *sink;
+    CHECK(cudaMalloc(&sink, 64));
+    const int sizes[] = {64, 256, 1024};
+    const char *occ_name[] = {"full", "half", "quarter"};
+    for (int size : sizes) {
+        int per_sm = 0;
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, syncs,
+                                                            size, 0));
+        for (int o = 0; o < 3; o++) {
+            int blocks = (per_sm * sms) >> o;
+            float t1 = time_syncs(blocks, size, e1);
+            float t2 = time_syncs(blocks, size, e2);
+            printf("cuda,\"%s\",grid.sync,%d,%s,%d,%.4f\n", prop.name, size,
+                   occ_name[o], blocks, (t2 - t1) / (e2 - e1));
+            float r1 = time_relaunch(blocks, size, e1 / 4, sink);
+            float r2 = time_relaunch(blocks, size, e2 / 4, sink);
+            printf("cuda,\"%s\",relaunch,%d,%s,%d,%.4f\n", prop.name, size,
+                   occ_name[o], blocks, (r2 - r1) / ((e2 - e1) / 4));
+            fflush(stdout);
+        }
+    }
+    return 0;
+}

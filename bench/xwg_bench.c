@@ -1,0 +1,319 @@
+/*
+ * xwg_bench.c - what a global barrier costs, per barrier, on one device.
+ *
+ * For each work-group size and each occupancy (full, a half, a quarter of
+ * the discovered groups) it measures, and writes as CSV rows:
+ *   barrier/<algo>  the latency of one xwg_barrier(): a kernel runs E1 and
+ *                   then E2 barriers; (t(E2) - t(E1)) / (E2 - E1), with the
+ *                   kernel's device times, so launch and discovery cancel.
+ *                   The watchdog is on, as users get it. Median of 5.
+ *   relaunch        the multi-kernel alternative: one launch of an empty
+ *                   kernel of the same geometry per step, waited for at the
+ *                   end; the same difference of two counts, wall time.
+ *   discovery       xwg_discover_uncached's wall time.
+ *   pingpong        the floor: a flag handed between two groups and back
+ *                   (release store, acquire load), per round trip.
+ * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
+ *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
+ *          [--cpu-baselines]   (also a pthread and a spin barrier on the
+ *                               host: see cpu_barriers.c)
+ */
+#include "cpu_barriers.h"
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char bench_source[] =
+    "__kernel void barriers(uint count, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
+    "        xwg_barrier();\n"
+    "}\n"
+    "__kernel void empty(__global uint *sink)\n"
+    "{\n"
+    "    if (get_global_id(0) == 0)\n"
+    "        sink[0] += 1;\n"
+    "}\n"
+    /* Two groups hand a flag back and forth through memory. */
+    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
+    "                       XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) != 0 || xwg_group_id() > 1)\n"
+    "        return;\n"
+    "    volatile __global xwg_word *mine = &flags[xwg_group_id() * 32];\n"
+    "    volatile __global xwg_word *theirs = &flags[(1 - xwg_group_id()) * 32];\n"
+    "    for (uint r = 1; r <= rounds; r++) {\n"
+    "        if (xwg_group_id() == 0)\n"
+    "            xwg__store_release(mine, r);\n"
+    "        while (xwg__load_acquire(theirs) != r) {}\n"
+    "        if (xwg_group_id() == 1)\n"
+    "            xwg__store_release(mine, r);\n"
+    "    }\n"
+    "}\n";
+
+typedef struct bench {
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue; /* with profiling */
+    xwg_context *xc;
+    xwg_device_info info;
+    cl_program prog;
+    unsigned e1, e2;
+    const char *label;
+    FILE *csv;
+} bench;
+
+static double now_us(void)
+{
+    struct timespec t;
+    timespec_get(&t, TIME_UTC);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void row(bench *b, const char *variant, size_t local, const char *occ,
+                cl_uint groups, double us)
+{
+    printf("%-16s local %4zu, %-7s occupancy, %5u groups: %10.3f us\n",
+           variant, local, occ, groups, us);
+    if (b->csv)
+        fprintf(b->csv, "%s,\"%s\",%s,%zu,%s,%u,%.4f\n", b->label,
+                b->info.device_name, variant, local, occ, groups, us);
+    fflush(stdout);
+}
+
+/* Device time (us) of one launch of `count` barriers; median of 5. */
+static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
+                                const xwg_launch_options *o, cl_uint count,
+                                cl_uint *groups)
+{
+    double t[5];
+    for (int i = 0; i < 5; i++) {
+        clSetKernelArg(k, 0, sizeof count, &count);
+        xwg_pending *p;
+        cl_event ev;
+        int err = xwg_launch_async(b->xc, b->queue, k, local, o, &p, &ev);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        if (err == XWG_SUCCESS)
+            err = xwg_launch_finish(p, &info);
+        if (err != XWG_SUCCESS) {
+            fprintf(stderr, "xwg-bench: launch: %s\n", xwg_status_name(err));
+            exit(1);
+        }
+        cl_ulong start = 0, end = 0;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                NULL);
+        clReleaseEvent(ev);
+        t[i] = (end - start) / 1e3;
+        *groups = info.groups;
+    }
+    qsort(t, 5, sizeof *t, cmp_double);
+    return t[2];
+}
+
+/* Wall time (us) of `count` launches of the empty kernel; median of 3. */
+static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
+                          unsigned count)
+{
+    double t[3];
+    size_t global = (size_t)groups * local;
+    for (int i = 0; i < 3; i++) {
+        clFinish(b->queue);
+        double start = now_us();
+        for (unsigned c = 0; c < count; c++)
+            clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0,
+                                   NULL, NULL);
+        clFinish(b->queue);
+        t[i] = now_us() - start;
+    }
+    qsort(t, 3, sizeof *t, cmp_double);
+    return t[1];
+}
+
+static void measure_size(bench *b, size_t local)
+{
+    int err;
+    cl_kernel k = clCreateKernel(b->prog, "barriers", &err);
+    cl_kernel empty = clCreateKernel(b->prog, "empty", &err);
+    cl_mem sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+    clSetKernelArg(empty, 0, sizeof sink, &sink);
+    cl_uint zero = 0;
+    clSetKernelArg(k, 0, sizeof zero, &zero);
+
+    /* The first launch of a size may compile (PoCL builds the work-group
+     * function then): discover once before timing it. */
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    xwg_discover_uncached(b->xc, k, local, &occ);
+    if ((err = xwg_discover_uncached(b->xc, k, local, &occ)) != XWG_SUCCESS) {
+        fprintf(stderr, "xwg-bench: discover(%zu): %s\n", local,
+                xwg_status_name(err));
+        exit(1);
+    }
+    row(b, "discovery", local, "full", occ.groups, occ.time_ms * 1e3);
+
+    const char *occ_name[] = {"full", "half", "quarter"};
+    for (int o = 0; o < 3; o++) {
+        cl_uint groups = occ.groups >> o;
+        if (groups < 1)
+            continue;
+        fprintf(stderr, "xwg-bench: local %zu, %s occupancy (%u groups)\n",
+                local, occ_name[o], groups);
+        for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
+            xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+            lo.groups = groups;
+            lo.barrier = (xwg_barrier_algo)a;
+            cl_uint g1 = 0, g2 = 0;
+            double t1 = barrier_launch_us(b, k, local, &lo, b->e1, &g1);
+            double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2);
+            char name[32];
+            snprintf(name, sizeof name, "barrier/%s",
+                     a == XWG_BARRIER_XF ? "xf"
+                     : a == XWG_BARRIER_TREE ? "tree" : "counter");
+            row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
+        }
+        double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4);
+        double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4);
+        row(b, "relaunch", local, occ_name[o], groups,
+            (r2 - r1) / ((b->e2 - b->e1) / 4));
+    }
+    clReleaseMemObject(sink);
+    clReleaseKernel(empty);
+    clReleaseKernel(k);
+}
+
+static void measure_pingpong(bench *b)
+{
+    int err;
+    cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
+    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    double t[2];
+    cl_uint rounds[2] = {1000, 21000}, groups = 0;
+    for (int i = 0; i < 2; i++) {
+        const cl_uint zero = 0;
+        clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 0, 4096, 0,
+                            NULL, NULL);
+        clSetKernelArg(k, 0, sizeof flags, &flags);
+        clSetKernelArg(k, 1, sizeof rounds[i], &rounds[i]);
+        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+        lo.groups = 2;
+        lo.skip_discovery = 1;
+        xwg_pending *p;
+        cl_event ev;
+        err = xwg_launch_async(b->xc, b->queue, k, 64, &lo, &p, &ev);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        if (err == XWG_SUCCESS)
+            err = xwg_launch_finish(p, &info);
+        if (err != XWG_SUCCESS) {
+            fprintf(stderr, "xwg-bench: pingpong: %s\n", xwg_status_name(err));
+            return;
+        }
+        cl_ulong start = 0, end = 0;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                NULL);
+        clReleaseEvent(ev);
+        t[i] = (end - start) / 1e3;
+        groups = info.groups;
+    }
+    row(b, "pingpong", 64, "2 groups", groups,
+        (t[1] - t[0]) / (rounds[1] - rounds[0]));
+    clReleaseMemObject(flags);
+    clReleaseKernel(k);
+}
+
+int main(int argc, char **argv)
+{
+    bench b = {0};
+    const char *platform = NULL, *csv = NULL, *sizes = "64,256,1024";
+    int cpu = 0;
+    b.e1 = 256;
+    b.e2 = 10256;
+    b.label = "";
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
+        i++;
+        if (!strcmp(o, "--platform-name")) platform = v;
+        else if (!strcmp(o, "--local-sizes")) sizes = v;
+        else if (!strcmp(o, "--e1")) b.e1 = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--e2")) b.e2 = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--csv")) csv = v;
+        else if (!strcmp(o, "--label")) b.label = v;
+        else {
+            fprintf(stderr, "xwg-bench: unknown option %s\n", o);
+            return 2;
+        }
+    }
+    if (b.e2 <= b.e1 + 4) {
+        fprintf(stderr, "xwg-bench: --e2 must exceed --e1\n");
+        return 2;
+    }
+    cl_platform_id p;
+    int err = xwg_find_device(platform, &p, &b.device);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "xwg-bench: no device: %s\n", xwg_status_string(err));
+        return 1;
+    }
+    b.cl = clCreateContext(NULL, 1, &b.device, NULL, NULL, &err);
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                         CL_QUEUE_PROFILING_ENABLE, 0};
+    b.queue = clCreateCommandQueueWithProperties(b.cl, b.device, props, &err);
+    if ((err = xwg_context_create(b.cl, b.device, NULL, &b.xc)) != XWG_SUCCESS) {
+        fprintf(stderr, "xwg-bench: xwg_context_create: %s\n",
+                xwg_status_name(err));
+        return 1;
+    }
+    b.info.size = sizeof b.info;
+    xwg_context_query(b.xc, &b.info);
+    char *log = NULL;
+    if ((err = xwg_program_build(b.xc, bench_source, NULL, &b.prog, &log))) {
+        fprintf(stderr, "xwg-bench: build: %s\n%s\n", xwg_status_name(err),
+                log ? log : "");
+        return 1;
+    }
+    if (csv) {
+        FILE *probe = fopen(csv, "r");
+        int fresh = probe == NULL;
+        if (probe)
+            fclose(probe);
+        b.csv = fopen(csv, "a");
+        if (b.csv && fresh)
+            fprintf(b.csv, "label,device,variant,local_size,occupancy,groups,"
+                           "us\n");
+    }
+    fprintf(stderr, "xwg-bench: %s, path %s, E1 %u, E2 %u\n",
+            b.info.device_name,
+            b.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12", b.e1,
+            b.e2);
+    char list[128];
+    snprintf(list, sizeof list, "%s", sizes);
+    for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
+        measure_size(&b, strtoul(t, NULL, 10));
+    measure_pingpong(&b);
+    if (cpu) {
+        cpu_barrier_result r[2];
+        cpu_barriers_measure(2, 200000, r);
+        for (int i = 0; i < 2; i++)
+            row(&b, r[i].name, 0, "2 threads", 2, r[i].us);
+    }
+    if (b.csv)
+        fclose(b.csv);
+    clReleaseProgram(b.prog);
+    xwg_context_release(b.xc);
+    clReleaseCommandQueue(b.queue);
+    clReleaseContext(b.cl);
+    return 0;
+}
