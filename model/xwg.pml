@@ -10,8 +10,11 @@
  *   PROTOCOL   0 none (discovery skipped: every group takes part with its
  *              hardware id), 1 ticket lock (the paper's), 2 stable window
  *              (xwg's), 9 KNOWN-BAD: no closing check (every group joins)
- *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape),
- *              9 KNOWN-BAD: a barrier that does not wait
+ *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape), 3 tree
+ *              (a counter per cluster of FANIN groups, then the counter
+ *              scheme among clusters), 9 KNOWN-BAD: a barrier that does
+ *              not wait
+ *   FANIN      groups per cluster of the tree barrier      (default 2)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
@@ -47,6 +50,9 @@
 #ifndef RELAXED
 #define RELAXED 0
 #endif
+#ifndef FANIN
+#define FANIN 2
+#endif
 #ifndef WATCHDOG
 #define WATCHDOG 0
 #endif
@@ -70,6 +76,7 @@ bool id_taken[N];       /* for the distinct-ids check */
 /* ---- barrier state (kernels/xwg_barrier.cl) ------------------------------ */
 byte counter = 0;       /* the counter barrier's word */
 bool flag[N];           /* the XF flags, by participant id */
+byte sub[N];            /* the tree's cluster counters */
 bool failed = false;    /* the watchdog's mark */
 
 /* ---- user data and the specification's bookkeeping ----------------------- */
@@ -194,6 +201,33 @@ inline barrier(me, n, e) {
         :: failed -> skip
         :: else -> AWAIT(!flag[me])
         fi
+    fi
+#elif BARRIER == 3
+    /* Tree: add to the cluster's counter (B2, releasing the store); the
+     * last of the cluster resets it and adds to the grid counter with the
+     * counter scheme among clusters; everyone waits for the flip (B3). */
+    byte old, before, cl, ncl, members;
+    cl = me / FANIN;
+    ncl = (n + FANIN - 1) / FANIN;
+    members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
+    before = counter & TOP;
+    atomic {
+        old = sub[cl];
+        sub[cl]++;
+#if !RELAXED
+        if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
+           :: else -> skip fi
+#endif
+    };
+    if
+    :: old == members - 1 ->
+        sub[cl] = 0;
+        counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256
+    :: else -> skip
+    fi;
+    if
+    :: failed -> skip
+    :: else -> AWAIT((counter & TOP) != before)
     fi
 #elif BARRIER == 9
     /* KNOWN-BAD: a barrier that does not wait. */

@@ -33,7 +33,7 @@ cd "$work"
 
 if [ $small -eq 1 ]; then episodes=2; ns="2 3"; ks="1 2"; else episodes=3; ns="1 2 3 4"; ks="1 2 3"; fi
 name_protocol() { case $1 in 0) echo none;; 1) echo ticket;; 2) echo window;; 9) echo no-closing-check;; esac; }
-name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 9) echo no-wait;; esac; }
+name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) echo no-wait;; esac; }
 mismatches=0
 
 # run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail)
@@ -69,7 +69,7 @@ run() {
 
 # The shipped protocols and barriers, every N and K.
 for p in 1 2; do
-  for b in 1 2; do
+  for b in 1 2 3; do
     for n in $ns; do
       for k in $ks; do
         run $p $b 0 0 $n $k safety pass
@@ -80,7 +80,7 @@ for p in 1 2; do
 done
 # The watchdog: discovery skipped, more groups than slots; and on the
 # shipped configurations, where it may fire at any time.
-for b in 1 2; do
+for b in 1 2 3; do
   run 0 $b 0 1 3 2 safety pass
   run 0 $b 0 1 3 2 liveness pass
   run 2 $b 0 1 3 2 safety pass
@@ -90,8 +90,10 @@ run 9 2 0 0 3 2 safety fail   # discovery without the closing check
 run 2 9 0 0 3 2 safety fail   # a barrier that does not wait
 run 0 2 0 0 3 2 safety fail   # N > K, discovery skipped, no watchdog: deadlock
 run 0 1 0 0 3 2 safety fail
+run 0 3 0 0 3 2 safety fail
 run 2 2 1 0 3 2 safety fail   # arrivals that do not release
 run 2 1 1 0 3 2 safety fail
+run 2 3 1 0 3 2 safety fail
 
 echo "model_check: $mismatches outcome(s) differ from the expected" >&2
 echo "$([ $mismatches -eq 0 ] && echo 1 || echo 0) passed, $([ $mismatches -eq 0 ] && echo 0 || echo 1) failed"
