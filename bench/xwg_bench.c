@@ -12,7 +12,8 @@
  *                   end; the same difference of two counts, wall time.
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
- *                   (release store, acquire load), per round trip.
+ *                   (release store; relaxed polls, then an acquire load,
+ *                   as the barriers wait), per round trip.
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
@@ -50,7 +51,8 @@ static const char bench_source[] =
     "    for (uint r = 1; r <= rounds; r++) {\n"
     "        if (xwg_group_id() == 0)\n"
     "            xwg__store_release(mine, r);\n"
-    "        while (xwg__load_acquire(theirs) != r) {}\n"
+    "        while (xwg__load_relaxed(theirs) != r) {}\n"
+    "        (void)xwg__load_acquire(theirs);\n"
     "        if (xwg_group_id() == 1)\n"
     "            xwg__store_release(mine, r);\n"
     "    }\n"

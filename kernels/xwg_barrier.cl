@@ -288,9 +288,10 @@ inline void xwg__xf_release(xwg_self self)
 
 inline void xwg_barrier_of(xwg_self self)
 {
-    /* Written by the host before the launch: uniform for all work-items. */
-    uint bound = xwg__load_relaxed(&self.state[XWG__W_WATCHDOG]);
-    uint algo = xwg__load_relaxed(&self.state[XWG__W_BARRIER_ALGO]);
+    /* Written by the host before the launch, read once by XWG_DISCOVER():
+     * uniform for all work-items. */
+    const uint bound = self.watchdog;
+    const uint algo = self.barrier_algo;
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
     /* TEST ONLY: a no-op barrier. The stress tests must catch it. */
     if (bound != 0u)

@@ -21,10 +21,16 @@ typedef struct xwg_self {
     /* The group's shared words: [0] id, [1] count, [2] the failed flag as
      * the group last saw it (written by work-item 0 inside xwg_barrier(),
      * read by all after its closing work-group barrier, so every
-     * work-item of a group sees the same value). */
+     * work-item of a group sees the same value), [3] [4] the barrier
+     * algorithm and watchdog bound. */
     __local uint *shared;
     uint group_id;   /* 0 .. num_groups-1 among the participants */
     uint num_groups; /* participants; 0 in a group that must return */
+    /* The launch's barrier algorithm and watchdog bound, read from the
+     * state once per group (not once per work-item per barrier: a global
+     * load by every work-item of every group costs microseconds). */
+    uint barrier_algo;
+    uint watchdog;
 } xwg_self;
 
 /* ---- The discovery window, shared by both protocols ------------------ */
@@ -184,6 +190,8 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[0] = id;
         shared[1] = count;
         shared[2] = 0u;
+        shared[3] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
+        shared[4] = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -192,6 +200,8 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     self.shared = shared;
     self.group_id = shared[0];
     self.num_groups = shared[1];
+    self.barrier_algo = shared[3];
+    self.watchdog = shared[4];
     return self;
 }
 
@@ -199,7 +209,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
 #define XWG_DISCOVER()                                                       \
-    __local uint xwg__shared_ids[3];                                          \
+    __local uint xwg__shared_ids[5];                                          \
     const xwg_self xwg__self = xwg__discover(xwg__state, xwg__shared_ids);    \
     if (xwg__self.num_groups == 0u)                                           \
     return
