@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# run_bench_local.sh [build_dir] - xwg-bench on PoCL with 2 worker threads
+# and 64 work-items per group, beside two barriers among 2 host threads (a
+# pthread_barrier_t and a C11 spin barrier) measured in the same run, into
+# results/barrier-pocl.csv (xwg-bench's columns).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+csv=$root/results/barrier-pocl.csv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/pocl" && cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
+rm -f "$csv"
+OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 600 \
+  "$build/xwg-bench" --local-sizes 64 --e1 2000 --e2 42000 --cpu-baselines \
+  --csv "$csv" --label xwg-pocl2
