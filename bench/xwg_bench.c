@@ -77,6 +77,18 @@ static double now_us(void)
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
+/* A finished command's device time, in microseconds; releases the event. */
+static double event_us(cl_event ev)
+{
+    cl_ulong start = 0, end = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                            &start, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                            NULL);
+    clReleaseEvent(ev);
+    return (end - start) / 1e3;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -112,13 +124,7 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
             fprintf(stderr, "xwg-bench: launch: %s\n", xwg_status_name(err));
             exit(1);
         }
-        cl_ulong start = 0, end = 0;
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                &start, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                NULL);
-        clReleaseEvent(ev);
-        t[i] = (end - start) / 1e3;
+        t[i] = event_us(ev);
         *groups = info.groups;
     }
     qsort(t, 5, sizeof *t, cmp_double);
@@ -221,13 +227,7 @@ static void measure_pingpong(bench *b)
             fprintf(stderr, "xwg-bench: pingpong: %s\n", xwg_status_name(err));
             return;
         }
-        cl_ulong start = 0, end = 0;
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                &start, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                NULL);
-        clReleaseEvent(ev);
-        t[i] = (end - start) / 1e3;
+        t[i] = event_us(ev);
         groups = info.groups;
     }
     row(b, "pingpong", 64, "2 groups", groups,
