@@ -1,0 +1,86 @@
+/*
+ * litmus_kernel.h - the OpenCL kernel of xwg-litmus: the classic litmus
+ * tests, many instances per launch, with stressing threads around them.
+ *
+ * Every work-item of every participating group has a role (from the host,
+ * which places the testing threads at random each iteration): -1 only
+ * stresses scratch memory; otherwise role = instance * 2 + thread (thread 0
+ * or 1 of that instance). Everyone stresses first, then meets at a global
+ * barrier, so that the testing threads start together. x and y of an instance lie on different 128-byte lines.
+ * All test accesses are relaxed atomics (volatile accesses on the cl12
+ * path), so every outcome is a behaviour of the memory model, not a data
+ * race; the fence between the two accesses of each thread is the variant.
+ *
+ * Tests (weak outcome in brackets):
+ *   MP   t0: x = 1; F; y = 1        t1: r0 = y; F; r1 = x   [r0=1, r1=0]
+ *   SB   t0: x = 1; F; r0 = y       t1: y = 1; F; r1 = x   [r0=0, r1=0]
+ *   LB   t0: r0 = x; F; y = 1       t1: r1 = y; F; x = 1   [r0=1, r1=1]
+ *   CoRR t0: x = 1                  t1: r0 = x; F; r1 = x  [r0=1, r1=0]
+ * The registers go to out[instance * 2 + 0] (r0) and [+ 1] (r1).
+ */
+#ifndef XWG_LITMUS_KERNEL_H
+#define XWG_LITMUS_KERNEL_H
+
+#define LITMUS_LINE 32u /* words between locations: 128 bytes */
+
+static const char litmus_source[] =
+    "#define LINE 32u\n"
+    "inline void fence(uint which)\n"
+    "{\n"
+    "    if (which == 1u) xwg_fence_work_group();\n"
+    "    else if (which == 2u) xwg_fence_device();\n"
+    "    else if (which == 3u) xwg_fence_system();\n"
+    "}\n"
+    "__kernel void litmus(volatile __global xwg_word *mem,\n"
+    "                     __global uint *out, __global const int *role,\n"
+    "                     __global uint *scratch, uint scratch_words,\n"
+    "                     uint test, uint which_fence, uint stress,\n"
+    "                     uint phase, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    const uint gid = xwg_global_id();\n"
+    "    const int r = role[gid];\n"
+    /* Stress: plain read-modify-writes of scratch words, by everyone. */
+    "    for (uint k = 0; k < stress; k++) {\n"
+    "        uint a = (gid * 7919u + k * 104729u) % scratch_words;\n"
+    "        scratch[a] = scratch[a] + 1u;\n"
+    "    }\n"
+    /* Every group leaves this barrier at about the same time, so that the
+     * testing threads of different groups overlap (on a CPU device the
+     * work-items of a group run one after another from here). */
+    "    xwg_barrier();\n"
+    /* No early return after the barrier: PoCL 3.1's compiled kernel
+     * crashes on one here. Phase 1: only thread 0 acts; phase 2: only
+     * thread 1 (the known-bad harness whose threads never overlap). */
+    "    uint inst = (uint)r >> 1, t = (uint)r & 1u;\n"
+    "    if (r < 0 || (phase == 1u && t != 0u) || (phase == 2u && t != 1u))\n"
+    "        t = 2u; /* nothing to do */\n"
+    "    volatile __global xwg_word *x = &mem[inst * 2u * LINE];\n"
+    "    volatile __global xwg_word *y = &mem[inst * 2u * LINE + LINE];\n"
+    "    uint r0 = 0u, r1 = 0u;\n"
+    "    if (test == 0u) { /* MP */\n"
+    "        if (t == 0u) { xwg__store_relaxed(x, 1u); fence(which_fence);\n"
+    "                       xwg__store_relaxed(y, 1u); }\n"
+    "        else if (t == 1u) { r0 = xwg__load_relaxed(y);\n"
+    "               fence(which_fence); r1 = xwg__load_relaxed(x);\n"
+    "               out[inst * 2u] = r0; out[inst * 2u + 1u] = r1; }\n"
+    "    } else if (test == 1u) { /* SB */\n"
+    "        if (t == 0u) { xwg__store_relaxed(x, 1u); fence(which_fence);\n"
+    "                       out[inst * 2u] = xwg__load_relaxed(y); }\n"
+    "        else if (t == 1u) { xwg__store_relaxed(y, 1u);\n"
+    "               fence(which_fence);\n"
+    "               out[inst * 2u + 1u] = xwg__load_relaxed(x); }\n"
+    "    } else if (test == 2u) { /* LB */\n"
+    "        if (t == 0u) { out[inst * 2u] = xwg__load_relaxed(x);\n"
+    "                       fence(which_fence); xwg__store_relaxed(y, 1u); }\n"
+    "        else if (t == 1u) { out[inst * 2u + 1u] = xwg__load_relaxed(y);\n"
+    "               fence(which_fence); xwg__store_relaxed(x, 1u); }\n"
+    "    } else { /* CoRR */\n"
+    "        if (t == 0u) { xwg__store_relaxed(x, 1u); }\n"
+    "        else if (t == 1u) { r0 = xwg__load_relaxed(x);\n"
+    "               fence(which_fence); r1 = xwg__load_relaxed(x);\n"
+    "               out[inst * 2u] = r0; out[inst * 2u + 1u] = r1; }\n"
+    "    }\n"
+    "}\n";
+
+#endif
