@@ -63,6 +63,9 @@ DATASETS = {
     "barrier-pocl.csv": (
         "barrier latency on PoCL beside host-thread barriers",
         "scripts/run_bench_local.sh"),
+    "litmus.csv": (
+        "litmus tests (xwg-litmus) per implementation",
+        "scripts/run_litmus_study.sh (+ scripts/run_h200_litmus.sh)"),
     "model-check.csv": (
         "Spin model checking of the protocols and barriers",
         "scripts/model_check.sh --csv results/model-check.csv"),
@@ -707,6 +710,83 @@ def section_performance(rep):
     return "\n".join(out) + "\n"
 
 
+# --------------------------------------------------------------- litmus
+
+# Which implementations promise device-scope acquire/release (their
+# CL_DEVICE_ATOMIC_*_CAPABILITIES; docs/design facts): where one does not,
+# a weak outcome under a device or system fence is one its advertised
+# capabilities allow.
+PROMISES_DEVICE_SCOPE = {"pocl": True, "rusticl": False, "nvidia": False,
+                         "oclgrind": False}
+
+
+def promises(impl):
+    for prefix, value in PROMISES_DEVICE_SCOPE.items():
+        if impl.startswith(prefix):
+            return value
+    return None
+
+
+def section_litmus(rep):
+    rows = rep.read_csv("litmus.csv")
+    if rows is None:
+        return None
+    out = ["## Litmus tests", "",
+           "`xwg-litmus` (`src/litmus/`), by `scripts/run_litmus_study.sh`: "
+           "the classic tests with two testing threads in different groups "
+           "(*inter*) or one group (*intra*), no fence or one of xwg's fence "
+           "helpers between each thread's two accesses, thousands of "
+           "instances per launch at random placements with every thread "
+           "hammering scratch memory first. All test accesses are relaxed "
+           "atomics. The table gives the weak outcome per million runs. "
+           "*forbidden*: the fence's scope holds both threads (CoRR's weak "
+           "outcome is forbidden by coherence alone).", ""]
+    table, notes = [], []
+    for r in rows:
+        runs, weak = int(r["runs"]), int(r["weak"])
+        per_m = 1e6 * weak / runs if runs else float("nan")
+        status = r["weak_is"]
+        mark = ""
+        if weak and status == "forbidden":
+            if (r["fence"] in ("device", "system") and
+                    promises(r["implementation"]) is False):
+                mark = "seen; its capabilities allow it"
+                notes.append("%s: %s %s with the %s fence: %d per million, "
+                             "which the device's advertised capabilities "
+                             "(no device scope) allow." % (
+                                 r["implementation"], r["test"],
+                                 r["placement"], r["fence"], per_m))
+            else:
+                mark = "SEEN although forbidden"
+                notes.append("%s: %s %s with the %s fence: %d per million "
+                             "although forbidden." % (
+                                 r["implementation"], r["test"],
+                                 r["placement"], r["fence"], per_m))
+        table.append([r["implementation"], r["path"], r["test"],
+                      r["placement"], r["fence"], runs, "%.0f" % per_m,
+                      status + ("; " + mark if mark else "")])
+    out.append(md_table(["implementation", "path", "test", "placement",
+                         "fence", "runs", "weak per million", "weak outcome"],
+                        table, "llllllrl"))
+    out += ["", "Observations (derived from the data):", ""]
+    if notes:
+        out += ["- " + n for n in notes]
+    else:
+        out.append("- No forbidden weak outcome was seen on any "
+                   "implementation.")
+    for impl in sorted({r["implementation"] for r in rows}):
+        allowed_seen = [r for r in rows if r["implementation"] == impl and
+                        r["weak_is"] == "allowed" and int(r["weak"]) > 0]
+        out.append("- %s: weak outcomes seen where allowed: %s." % (
+            impl, ", ".join("%s %s %s" % (r["test"], r["placement"],
+                                          r["fence"]) for r in allowed_seen)
+            or "none"))
+    if not any(r["implementation"].startswith("nvidia") for r in rows):
+        out.append("- The H200 has no rows yet: `scripts/run_h200_litmus.sh` "
+                   "runs there.")
+    return "\n".join(out) + "\n"
+
+
 # Add later sections (barrier latency, study, litmus) here, in order.
 SECTIONS = [
     section_intro,
@@ -715,6 +795,7 @@ SECTIONS = [
     section_barrier,
     section_performance,
     section_model,
+    section_litmus,
 ]
 
 def main():

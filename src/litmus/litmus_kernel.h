@@ -16,6 +16,8 @@
  *   SB   t0: x = 1; F; r0 = y       t1: y = 1; F; r1 = x   [r0=0, r1=0]
  *   LB   t0: r0 = x; F; y = 1       t1: r1 = y; F; x = 1   [r0=1, r1=1]
  *   CoRR t0: x = 1                  t1: r0 = x; F; r1 = x  [r0=1, r1=0]
+ *   MP+plain: MP with x a plain (non-atomic) location: what user data is.
+ *        A GPU may serve the plain load from a non-coherent cache.
  * The registers go to out[instance * 2 + 0] (r0) and [+ 1] (r1).
  */
 #ifndef XWG_LITMUS_KERNEL_H
@@ -75,7 +77,14 @@ static const char litmus_source[] =
     "                       fence(which_fence); xwg__store_relaxed(y, 1u); }\n"
     "        else if (t == 1u) { out[inst * 2u + 1u] = xwg__load_relaxed(y);\n"
     "               fence(which_fence); xwg__store_relaxed(x, 1u); }\n"
-    "    } else { /* CoRR */\n"
+    "    } else if (test == 4u) { /* MP with plain data */\n"
+    "        __global uint *data = (__global uint *)x;\n"
+    "        if (t == 0u) { *data = 1u; fence(which_fence);\n"
+    "                       xwg__store_relaxed(y, 1u); }\n"
+    "        else if (t == 1u) { r0 = xwg__load_relaxed(y);\n"
+    "               fence(which_fence); r1 = *data;\n"
+    "               out[inst * 2u] = r0; out[inst * 2u + 1u] = r1; }\n"
+    "    } else if (test == 3u) { /* CoRR */\n"
     "        if (t == 0u) { xwg__store_relaxed(x, 1u); }\n"
     "        else if (t == 1u) { r0 = xwg__load_relaxed(x);\n"
     "               fence(which_fence); r1 = xwg__load_relaxed(x);\n"

@@ -1,6 +1,7 @@
 /*
  * xwg_litmus.c - the xwg-litmus command: which weak outcomes of the
- * classic litmus tests (MP, SB, LB, CoRR) a device shows, with no fence
+ * classic litmus tests (MP, SB, LB, CoRR, and MP with plain data) a device
+ * shows, with no fence
  * and with each of xwg's fence-scope helpers, for two testing threads in
  * different groups and in the same group.
  *
@@ -21,15 +22,15 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *test_names[] = {"MP", "SB", "LB", "CoRR"};
+static const char *test_names[] = {"MP", "SB", "LB", "CoRR", "MP+plain"};
 static const char *fence_names[] = {"none", "work_group", "device", "system"};
 static const char *placement_names[] = {"inter", "intra"};
 /* The weak outcome (r0, r1) of each test. */
-static const int weak[4][2] = {{1, 0}, {0, 0}, {1, 1}, {1, 0}};
+static const int weak[5][2] = {{1, 0}, {0, 0}, {1, 1}, {1, 0}, {1, 0}};
 
 typedef struct options {
     const char *platform;
-    int tests[4], placements[2], fences[4];
+    int tests[5], placements[2], fences[4];
     unsigned iterations, stress, seed;
     size_t local;
     int json, no_overlap;
@@ -196,7 +197,7 @@ static const char usage[] =
     "fence and with xwg's work-group, device and system fences, for two\n"
     "threads in different groups (inter) and in one group (intra).\n"
     "  --platform-name S   the platform whose name contains S\n"
-    "  --tests L           mp,sb,lb,corr (default: all)\n"
+    "  --tests L           mp,sb,lb,corr,mp+plain (default: all)\n"
     "  --placements L      inter,intra (default: both)\n"
     "  --fences L          none,wg,device,system (default: all)\n"
     "  --iterations N      launches per variant (default 100)\n"
@@ -209,7 +210,7 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-    options o = {NULL, {1, 1, 1, 1}, {1, 1}, {1, 1, 1, 1}, 100, 32, 1, 256,
+    options o = {NULL, {1, 1, 1, 1, 1}, {1, 1}, {1, 1, 1, 1}, 100, 32, 1, 256,
                  0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -228,7 +229,7 @@ int main(int argc, char **argv)
         }
         i++;
         if (!strcmp(a, "--platform-name")) o.platform = v;
-        else if (!strcmp(a, "--tests")) bad = parse_set(v, test_names, 4, o.tests);
+        else if (!strcmp(a, "--tests")) bad = parse_set(v, test_names, 5, o.tests);
         else if (!strcmp(a, "--placements")) bad = parse_set(v, placement_names, 2, o.placements);
         else if (!strcmp(a, "--fences")) bad = parse_set(v, fence_names, 4, o.fences);
         else if (!strcmp(a, "--iterations")) bad = (o.iterations = strtoul(v, NULL, 10)) == 0;
@@ -297,7 +298,7 @@ int main(int argc, char **argv)
                "place", "fence", "r=00", "r=01", "r=10", "r=11",
                "weak outcome");
     int first = 1, status = 0;
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; t < 5; t++)
         for (int pl = 0; pl < 2; pl++)
             for (int f = 0; f < 4; f++) {
                 if (!o.tests[t] || !o.placements[pl] || !o.fences[f])

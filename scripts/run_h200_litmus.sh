@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# run_h200_litmus.sh - xwg-litmus on the H200 (NVIDIA OpenCL), through the
+# device tool, into $OUT/litmus-h200.json; then, here:
+#   python3 scripts/litmus_json_to_csv.py nvidia-h200 results/litmus.csv \
+#       < litmus-h200.json && python3 results/make_report.py
+set -uo pipefail
+out=${OUT:-./h200-out}
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
+timeout 500 /tmp/xwg-build/xwg-litmus --platform-name NVIDIA \
+    --iterations 200 --json > "$out/litmus-h200.json"
