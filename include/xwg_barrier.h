@@ -227,7 +227,7 @@ typedef struct xwg_options {
      * the device once per context and converts. 0: the device's default,
      * see xwg_device_info.discovery_window_us. */
     cl_uint discovery_window_us;
-    /* The barrier of launches on this context (env XWG_BARRIER=xf|counter
+    /* The barrier of launches on this context (env XWG_BARRIER=xf|counter|tree
      * overrides); a launch option can still pick another. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
