@@ -350,9 +350,13 @@ typedef struct xwg_occupancy {
  * launch); xwg sets the XWG_STATE argument itself. Results are cached per
  * kernel, local size and CL_KERNEL_LOCAL_MEM_SIZE (so a new dynamic __local
  * size is discovered again); xwg_discover_uncached() skips the cache.
+ * The cache holds a reference to each kernel it has an entry for until
+ * the context is released.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, local_size 0 or above the
- * device's or the kernel's maximum), XWG_ERROR_NO_STATE_ARG,
- * XWG_ERROR_DISCOVERY_FAILED, or an OpenCL error. */
+ * device's maximum), XWG_ERROR_NO_STATE_ARG, XWG_ERROR_DISCOVERY_FAILED,
+ * or an OpenCL error (CL_INVALID_WORK_GROUP_SIZE where local_size exceeds
+ * the kernel's own maximum: the runtime decides, since some drivers report
+ * a lower one than they run). */
 XWG_EXPORT int xwg_discover(xwg_context *ctx, cl_kernel kernel,
                             size_t local_size, xwg_occupancy *out);
 XWG_EXPORT int xwg_discover_uncached(xwg_context *ctx, cl_kernel kernel,

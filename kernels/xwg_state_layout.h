@@ -20,7 +20,7 @@
 #define XWG__W_TICKET_SERVE 128u /* ticket lock: ticket now served */
 #define XWG__W_POLL_OPEN 160u    /* ticket lock: 1 while the poll is open */
 #define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
-#define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take; 0: none */
+#define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
 #define XWG__W_COUNTER 224u      /* counter barrier: top bit flips per episode */
 #define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;

@@ -264,6 +264,15 @@ START_TEST(discover_rejects_bad_input_and_leaks_nothing)
                      XWG_ERROR_INVALID_ARGUMENT);
     ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 0, &li),
                      XWG_ERROR_INVALID_ARGUMENT);
+    /* A grid of 2^33 work-items would wrap the kernel's 32-bit ids. */
+    xwg_launch_options huge = XWG_LAUNCH_OPTIONS_INIT;
+    huge.groups = 1u << 23;
+    huge.skip_discovery = 1;
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 1024, &huge, &li),
+                     XWG_ERROR_INVALID_ARGUMENT);
+    huge.barrier = (xwg_barrier_algo)9;
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 64, &huge, &li),
+                     XWG_ERROR_INVALID_ARGUMENT);
     /* None of the refusals kept a reference. */
     ck_assert_uint_eq(test_refcount_kernel(k), k_refs);
     ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs), ctx_refs);

@@ -23,6 +23,23 @@ static int is_plain_gpu(cl_device_type type)
     return (type & CL_DEVICE_TYPE_GPU) && !(type & CL_DEVICE_TYPE_CPU);
 }
 
+cl_command_queue xwg__create_queue(cl_context context, cl_device_id device,
+                                   cl_command_queue_properties properties,
+                                   int *err)
+{
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, properties, 0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(
+        context, device, properties ? props : NULL, err);
+    if (q == NULL) {
+        /* OpenCL 1.2 platforms lack the 2.0 entry point. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        q = clCreateCommandQueue(context, device, properties, err);
+#pragma GCC diagnostic pop
+    }
+    return q;
+}
+
 void xwg_options_init(xwg_options *opts)
 {
     if (opts == NULL)
@@ -95,7 +112,8 @@ static int check_options(const xwg_options *opts)
     if (opts->atomics != XWG_ATOMICS_AUTO &&
         opts->atomics != XWG_ATOMICS_CL20 && opts->atomics != XWG_ATOMICS_CL12)
         return XWG_ERROR_INVALID_ARGUMENT;
-    if (opts->discovery != XWG_DISCOVERY_DEFAULT &&
+    if (opts->size >= offsetof(xwg_options, discovery) + sizeof opts->discovery &&
+        opts->discovery != XWG_DISCOVERY_DEFAULT &&
         opts->discovery != XWG_DISCOVERY_TICKET_LOCK &&
         opts->discovery != XWG_DISCOVERY_STABLE_WINDOW)
         return XWG_ERROR_INVALID_ARGUMENT;
@@ -141,8 +159,14 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
 {
     xwg_device_info *info = &ctx->info;
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
-        info->opencl_c_max < 200)
-        return xwg__run_self_test(ctx);
+        info->opencl_c_max < 200) {
+        int err = xwg__run_self_test(ctx);
+        /* A forced path that the device cannot compile. */
+        if (forced != XWG_ATOMICS_AUTO && (err == XWG_ERROR_BUILD_FAILED ||
+                                           err == CL_INVALID_BUILD_OPTIONS))
+            err = XWG_ERROR_UNSUPPORTED_DEVICE;
+        return err;
+    }
 
     char cl12_reason[sizeof info->atomics_reason];
     memcpy(cl12_reason, info->atomics_reason, sizeof cl12_reason);
@@ -214,21 +238,11 @@ int xwg_context_create(cl_context context, cl_device_id device,
 
     /* Our own queue, so that discovery never waits behind user work; with
      * profiling, to report the discovery kernel's device time. */
-    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
-                                         CL_QUEUE_PROFILING_ENABLE, 0};
-    ctx->queue =
-        clCreateCommandQueueWithProperties(context, device, props, &err);
+    ctx->queue = xwg__create_queue(context, device, CL_QUEUE_PROFILING_ENABLE,
+                                   &err);
     if (ctx->queue == NULL) {
-        /* OpenCL 1.2 platforms lack the 2.0 entry point. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        ctx->queue = clCreateCommandQueue(context, device,
-                                          CL_QUEUE_PROFILING_ENABLE, &err);
-#pragma GCC diagnostic pop
-        if (ctx->queue == NULL) {
-            free(ctx);
-            return err;
-        }
+        free(ctx);
+        return err;
     }
     ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
                                 XWG__STATE_WORDS * sizeof(cl_uint), NULL, &err);
@@ -286,8 +300,12 @@ void xwg_context_release(xwg_context *ctx)
 
 int xwg_context_query(const xwg_context *ctx, xwg_device_info *info)
 {
-    if (ctx == NULL || info == NULL || !xwg__copy_versioned(info, &ctx->info,
-                                                          sizeof ctx->info))
+    if (ctx == NULL || info == NULL)
         return XWG_ERROR_INVALID_ARGUMENT;
-    return XWG_SUCCESS;
+    /* The first discovery writes the calibration under the lock. */
+    pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->lock;
+    pthread_mutex_lock(lock);
+    int ok = xwg__copy_versioned(info, &ctx->info, sizeof ctx->info);
+    pthread_mutex_unlock(lock);
+    return ok ? XWG_SUCCESS : XWG_ERROR_INVALID_ARGUMENT;
 }

@@ -58,6 +58,12 @@ int xwg__trace_enabled(void);
         }                                                                      \
     } while (0)
 
+/* context.c: a queue on the 2.0 entry point, or the 1.2 one where the
+ * platform lacks it. */
+cl_command_queue xwg__create_queue(cl_context context, cl_device_id device,
+                                   cl_command_queue_properties properties,
+                                   int *err);
+
 /* probe.c: fills info from the device and chooses the atomics path
  * (forced is XWG_ATOMICS_AUTO or a path the caller insists on). */
 int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,

@@ -130,6 +130,9 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
         err = size_launch(ctx, kernel, local_size, &o, &groups);
+    /* Kernel-side ids are 32-bit: a larger grid would wrap them. */
+    if (err == XWG_SUCCESS && (size_t)groups * local_size > 0xffffffffu)
+        err = XWG_ERROR_INVALID_ARGUMENT;
     if (err == XWG_SUCCESS) {
         /* A launch with discovery skipped may come before any discovery:
          * the watchdog still needs the calibration. */
@@ -176,6 +179,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
 {
     if (p == NULL)
         return XWG_ERROR_INVALID_ARGUMENT;
+    if (info != NULL && info->size < sizeof(size_t))
+        info = NULL; /* too small to hold even its size: nothing to fill */
     xwg_context *ctx = p->ctx;
     cl_int status = CL_COMPLETE;
     int err = clWaitForEvents(1, &p->kernel);

@@ -92,8 +92,7 @@ static int run_self_test(xwg_context *ctx)
     cl_program prog = NULL;
     cl_kernel k = NULL;
     cl_mem data = NULL, errors = NULL;
-    cl_command_queue queue =
-        clCreateCommandQueueWithProperties(ctx->cl, ctx->device, NULL, &err);
+    cl_command_queue queue = xwg__create_queue(ctx->cl, ctx->device, 0, &err);
     if (queue != NULL)
         err = xwg_program_build(ctx, self_test_source, NULL, &prog, NULL);
     if (err == XWG_SUCCESS)
