@@ -1,0 +1,136 @@
+/*
+ * graph.c - building graphs in compressed sparse rows.
+ */
+#include "graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* splitmix64: a small, good, seedable generator. */
+static uint64_t next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *s) { return (next(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* A deterministic weight for the edge (u, v), the same both ways. */
+static uint32_t edge_weight(uint32_t u, uint32_t v)
+{
+    uint64_t a = u < v ? u : v, b = u < v ? v : u, s = a * 0x100000001B3ull ^ b;
+    return 1 + (uint32_t)(next(&s) % 255);
+}
+
+/* CSR from an edge list (each pair given once, stored both ways). */
+static int build(graph *g, uint32_t n, const uint32_t *src, const uint32_t *dst,
+                 uint32_t pairs)
+{
+    g->n = n;
+    g->m = 2 * pairs;
+    g->row = calloc((size_t)n + 1, sizeof *g->row);
+    g->col = malloc((size_t)g->m * sizeof *g->col);
+    g->weight = malloc((size_t)g->m * sizeof *g->weight);
+    uint32_t *fill = calloc(n, sizeof *fill);
+    if (!g->row || !g->col || !g->weight || !fill) {
+        free(fill);
+        graph_free(g);
+        return -1;
+    }
+    for (uint32_t i = 0; i < pairs; i++) {
+        g->row[src[i] + 1]++;
+        g->row[dst[i] + 1]++;
+    }
+    for (uint32_t v = 0; v < n; v++)
+        g->row[v + 1] += g->row[v];
+    for (uint32_t i = 0; i < pairs; i++) {
+        uint32_t u = src[i], v = dst[i], w = edge_weight(u, v);
+        uint32_t a = g->row[u] + fill[u]++, b = g->row[v] + fill[v]++;
+        g->col[a] = v, g->weight[a] = w;
+        g->col[b] = u, g->weight[b] = w;
+    }
+    free(fill);
+    return 0;
+}
+
+int graph_rmat(graph *g, unsigned scale, uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    uint32_t n = 1u << scale, wanted = 16u * n, pairs = 0;
+    uint32_t *src = malloc(wanted * sizeof *src), *dst = malloc(wanted * sizeof *dst);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return -1;
+    }
+    uint64_t s = seed;
+    for (uint32_t e = 0; e < wanted; e++) {
+        uint32_t u = 0, v = 0;
+        for (unsigned bit = 0; bit < scale; bit++) {
+            double r = uniform(&s);
+            /* Graph500: A = 0.57, B = 0.19, C = 0.19, D = 0.05. */
+            int right = r >= 0.57 && (r < 0.76 || r >= 0.95);
+            int down = r >= 0.76;
+            u |= (uint32_t)down << bit;
+            v |= (uint32_t)right << bit;
+        }
+        if (u != v)
+            src[pairs] = u, dst[pairs++] = v;
+    }
+    int err = build(g, n, src, dst, pairs);
+    free(src);
+    free(dst);
+    snprintf(g->name, sizeof g->name, "rmat%u", scale);
+    return err;
+}
+
+int graph_grid(graph *g, uint32_t w, uint32_t h)
+{
+    memset(g, 0, sizeof *g);
+    uint32_t n = w * h, pairs = 0, cap = 2 * n;
+    uint32_t *src = malloc(cap * sizeof *src), *dst = malloc(cap * sizeof *dst);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return -1;
+    }
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t v = y * w + x;
+            if (x + 1 < w)
+                src[pairs] = v, dst[pairs++] = v + 1;
+            if (y + 1 < h)
+                src[pairs] = v, dst[pairs++] = v + w;
+        }
+    int err = build(g, n, src, dst, pairs);
+    free(src);
+    free(dst);
+    snprintf(g->name, sizeof g->name, "grid%ux%u", w, h);
+    return err;
+}
+
+int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
+                    unsigned err_size)
+{
+    unsigned a = 0, b = 0;
+    char tail;
+    if (sscanf(spec, "rmat:%u%c", &a, &tail) == 1 && a >= 4 && a <= 26)
+        return graph_rmat(g, a, seed) ? (snprintf(err, err_size, "out of memory"), -1) : 0;
+    if (sscanf(spec, "grid:%ux%u%c", &a, &b, &tail) == 2 && a >= 2 && b >= 2 &&
+        (uint64_t)a * b <= (1u << 28))
+        return graph_grid(g, a, b) ? (snprintf(err, err_size, "out of memory"), -1) : 0;
+    snprintf(err, err_size, "bad graph '%s' (rmat:SCALE with 4..26, or grid:WxH)",
+             spec);
+    return -1;
+}
+
+void graph_free(graph *g)
+{
+    free(g->row);
+    free(g->col);
+    free(g->weight);
+    g->row = g->col = g->weight = NULL;
+}

@@ -1,0 +1,31 @@
+/*
+ * graph.h - graphs for the applications: compressed sparse rows, and the
+ * generators of the study (Kronecker / R-MAT with the Graph500
+ * parameters, and a 2D grid).
+ */
+#ifndef XWG_APPS_GRAPH_H
+#define XWG_APPS_GRAPH_H
+
+#include <stdint.h>
+
+typedef struct graph {
+    uint32_t n;      /* vertices */
+    uint32_t m;      /* directed edges (an undirected edge counts twice) */
+    uint32_t *row;   /* n + 1 offsets into col */
+    uint32_t *col;   /* m neighbours */
+    uint32_t *weight; /* m weights in [1, 255] */
+    char name[64];
+} graph;
+
+/* R-MAT, scale s (2^s vertices), 16 edges per vertex, A B C = 0.57 0.19
+ * 0.19, made undirected, self-loops dropped; deterministic in seed.
+ * Returns 0, or -1 when out of memory. */
+int graph_rmat(graph *g, unsigned scale, uint64_t seed);
+/* A w x h grid, each vertex joined to its 4 neighbours. */
+int graph_grid(graph *g, uint32_t w, uint32_t h);
+/* "rmat:S" or "grid:WxH". Returns 0, or -1 with a message in err. */
+int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
+                    unsigned err_size);
+void graph_free(graph *g);
+
+#endif

@@ -1,0 +1,307 @@
+/*
+ * xwg_apps.c - the xwg-apps command: iterative graph applications in two
+ * versions that share their kernel code, a persistent kernel with
+ * xwg_barrier() between iterations and one launch per iteration, each
+ * checked against a plain C reference on every run.
+ *
+ * Usage: xwg-apps [--platform-name S] [--app bfs|sssp|all]
+ *          [--graph rmat:SCALE|grid:WxH] [--variant barrier|multi|both]
+ *          [--local-size N] [--seed N] [--repeat N] [--csv FILE]
+ *          [--label TEXT]
+ * Prints one line per run; with --csv appends rows: implementation,
+ * device, app, graph, variant, time_ms, groups, iterations, verified.
+ * Exits non-zero if any run fails its check.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "app_kernels.h"
+#include "graph.h"
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define INF 0xffffffffu
+
+typedef struct app_env {
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue;
+    xwg_context *xc;
+    cl_program prog;
+    xwg_device_info info;
+    size_t local;
+    cl_uint groups; /* discovered for the persistent kernels */
+} app_env;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* ---- C references -------------------------------------------------------- */
+
+static void bfs_reference(const graph *g, uint32_t *level)
+{
+    uint32_t *queue = malloc(g->n * sizeof *queue), head = 0, tail = 0;
+    for (uint32_t v = 0; v < g->n; v++)
+        level[v] = INF;
+    level[0] = 0;
+    queue[tail++] = 0;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+            if (level[g->col[e]] == INF) {
+                level[g->col[e]] = level[v] + 1;
+                queue[tail++] = g->col[e];
+            }
+    }
+    free(queue);
+}
+
+static void sssp_reference(const graph *g, uint32_t *dist)
+{
+    /* Bellman-Ford to a fixed point: exact, and simple to trust. */
+    for (uint32_t v = 0; v < g->n; v++)
+        dist[v] = INF;
+    dist[0] = 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t v = 0; v < g->n; v++) {
+            if (dist[v] == INF)
+                continue;
+            for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++) {
+                uint32_t nd = dist[v] + g->weight[e];
+                if (nd < dist[g->col[e]]) {
+                    dist[g->col[e]] = nd;
+                    changed = 1;
+                }
+            }
+        }
+    }
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+typedef struct run_result {
+    double ms;
+    cl_uint groups, iterations;
+    int verified;
+} run_result;
+
+static cl_mem upload(app_env *E, const void *data, size_t bytes)
+{
+    int err;
+    return clCreateBuffer(E->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                          bytes, (void *)data, &err);
+}
+
+/* Runs app ("bfs" or "sssp") in one variant; the values into out. */
+static int run_app(app_env *E, const graph *g, int sssp, int persistent,
+                   uint32_t *out, run_result *r)
+{
+    int err;
+    uint32_t *init = malloc(g->n * sizeof *init);
+    for (uint32_t v = 0; v < g->n; v++)
+        init[v] = v == 0 ? 0 : INF;
+    cl_uint zeros[3] = {0, 0, 0}, n = g->n;
+    cl_mem row = upload(E, g->row, ((size_t)g->n + 1) * sizeof(uint32_t));
+    cl_mem col = upload(E, g->col, (size_t)g->m * sizeof(uint32_t));
+    cl_mem weight = upload(E, g->weight, (size_t)g->m * sizeof(uint32_t));
+    cl_mem values = upload(E, init, g->n * sizeof(uint32_t));
+    cl_mem changed = upload(E, zeros, sizeof zeros);
+    cl_mem iterations = upload(E, zeros, sizeof zeros);
+    free(init);
+    const char *name = persistent ? (sssp ? "sssp_persistent" : "bfs_persistent")
+                                  : (sssp ? "sssp_one" : "bfs_one");
+    cl_kernel k = clCreateKernel(E->prog, name, &err);
+    cl_uint a = 0;
+    clSetKernelArg(k, a++, sizeof n, &n);
+    clSetKernelArg(k, a++, sizeof row, &row);
+    clSetKernelArg(k, a++, sizeof col, &col);
+    if (sssp)
+        clSetKernelArg(k, a++, sizeof weight, &weight);
+    clSetKernelArg(k, a++, sizeof values, &values);
+    err = XWG_SUCCESS;
+    double start = now_ms();
+    if (persistent) {
+        clSetKernelArg(k, a++, sizeof changed, &changed);
+        clSetKernelArg(k, a++, sizeof iterations, &iterations);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch(E->xc, E->queue, k, E->local, &info);
+        r->groups = info.groups;
+        clEnqueueReadBuffer(E->queue, iterations, CL_TRUE, 0, sizeof(cl_uint),
+                            &r->iterations, 0, NULL, NULL);
+    } else {
+        /* One launch per iteration, the same grid as the persistent one,
+         * and the flag read back each time, as a host loop does. */
+        size_t global = (size_t)E->groups * E->local;
+        cl_uint it = 0, flag = 1;
+        for (; flag && err == CL_SUCCESS; it++) {
+            const cl_uint zero = 0;
+            clEnqueueWriteBuffer(E->queue, changed, CL_FALSE, 0, sizeof zero,
+                                 &zero, 0, NULL, NULL);
+            if (!sssp)
+                clSetKernelArg(k, a, sizeof it, &it);
+            clSetKernelArg(k, sssp ? a : a + 1, sizeof changed, &changed);
+            err = clEnqueueNDRangeKernel(E->queue, k, 1, NULL, &global,
+                                         &E->local, 0, NULL, NULL);
+            if (err == CL_SUCCESS)
+                err = clEnqueueReadBuffer(E->queue, changed, CL_TRUE, 0,
+                                          sizeof flag, &flag, 0, NULL, NULL);
+        }
+        r->groups = E->groups;
+        r->iterations = it;
+    }
+    clFinish(E->queue);
+    r->ms = now_ms() - start;
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(E->queue, values, CL_TRUE, 0,
+                                  g->n * sizeof(uint32_t), out, 0, NULL, NULL);
+    clReleaseKernel(k);
+    cl_mem all[] = {row, col, weight, values, changed, iterations};
+    for (int i = 0; i < 6; i++)
+        clReleaseMemObject(all[i]);
+    return err;
+}
+
+static int setup(app_env *E, const char *platform)
+{
+    cl_platform_id p;
+    int err = xwg_find_device(platform, &p, &E->device);
+    if (err != XWG_SUCCESS)
+        return err;
+    E->cl = clCreateContext(NULL, 1, &E->device, NULL, NULL, &err);
+    if (E->cl == NULL)
+        return err;
+    E->queue = clCreateCommandQueueWithProperties(E->cl, E->device, NULL, &err);
+    if (E->queue == NULL)
+        return err;
+    if ((err = xwg_context_create(E->cl, E->device, NULL, &E->xc)))
+        return err;
+    char *log = NULL;
+    if ((err = xwg_program_build(E->xc, app_source, NULL, &E->prog, &log))) {
+        fprintf(stderr, "%s\n", log ? log : "");
+        free(log);
+        return err;
+    }
+    E->info.size = sizeof E->info;
+    xwg_context_query(E->xc, &E->info);
+    if (E->local > E->info.max_work_group_size)
+        E->local = E->info.max_work_group_size;
+    return XWG_SUCCESS;
+}
+
+/* The persistent kernels' occupancy, which the multi-kernel version uses as
+ * its grid too, so that both do the same work per iteration. */
+static int discover_groups(app_env *E)
+{
+    int err;
+    cl_kernel k = clCreateKernel(E->prog, "sssp_persistent", &err);
+    cl_mem dummy = clCreateBuffer(E->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+    cl_uint zero = 0;
+    clSetKernelArg(k, 0, sizeof zero, &zero);
+    for (cl_uint a = 1; a < 7; a++)
+        clSetKernelArg(k, a, sizeof dummy, &dummy);
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    err = xwg_discover(E->xc, k, E->local, &occ);
+    E->groups = occ.groups;
+    clReleaseMemObject(dummy);
+    clReleaseKernel(k);
+    return err;
+}
+
+int main(int argc, char **argv)
+{
+    const char *platform = NULL, *app = "all", *spec = "grid:64x64",
+               *variant = "both", *csv_path = NULL, *label = "";
+    unsigned long long seed = 1;
+    int repeat = 1;
+    app_env E = {0};
+    E.local = 256;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *o = argv[i], *v = argv[i + 1];
+        if (!strcmp(o, "--platform-name")) platform = v;
+        else if (!strcmp(o, "--app")) app = v;
+        else if (!strcmp(o, "--graph")) spec = v;
+        else if (!strcmp(o, "--variant")) variant = v;
+        else if (!strcmp(o, "--local-size")) E.local = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--seed")) seed = strtoull(v, NULL, 10);
+        else if (!strcmp(o, "--repeat")) repeat = atoi(v);
+        else if (!strcmp(o, "--csv")) csv_path = v;
+        else if (!strcmp(o, "--label")) label = v;
+        else {
+            fprintf(stderr, "xwg-apps: unknown option %s\n", o);
+            return 2;
+        }
+    }
+    if (argc % 2 == 0 || repeat < 1 || E.local == 0 ||
+        (strcmp(app, "bfs") && strcmp(app, "sssp") && strcmp(app, "all")) ||
+        (strcmp(variant, "barrier") && strcmp(variant, "multi") &&
+         strcmp(variant, "both"))) {
+        fprintf(stderr, "xwg-apps: bad arguments (see the comment at the top "
+                        "of apps/xwg_apps.c)\n");
+        return 2;
+    }
+    graph g;
+    char msg[128];
+    if (graph_from_spec(&g, spec, seed, msg, sizeof msg)) {
+        fprintf(stderr, "xwg-apps: %s\n", msg);
+        return 2;
+    }
+    int err = setup(&E, platform);
+    if (err == XWG_SUCCESS)
+        err = discover_groups(&E);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "xwg-apps: %s\n", xwg_status_string(err));
+        return 1;
+    }
+    FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
+    uint32_t *want = malloc(g.n * sizeof *want), *got = malloc(g.n * sizeof *got);
+    int failures = 0;
+    for (int s = 0; s < 2; s++) {
+        if (strcmp(app, "all") && strcmp(app, s ? "sssp" : "bfs"))
+            continue;
+        s ? sssp_reference(&g, want) : bfs_reference(&g, want);
+        for (int pv = 1; pv >= 0; pv--) {
+            if (strcmp(variant, "both") && strcmp(variant, pv ? "barrier" : "multi"))
+                continue;
+            /* A first, untimed run: PoCL compiles a kernel for its
+             * work-group size at its first launch. */
+            run_result warm = {0};
+            run_app(&E, &g, s, pv, got, &warm);
+            for (int rep = 0; rep < repeat; rep++) {
+                run_result r = {0};
+                err = run_app(&E, &g, s, pv, got, &r);
+                r.verified = err == XWG_SUCCESS &&
+                             !memcmp(got, want, g.n * sizeof *got);
+                failures += !r.verified;
+                printf("%-4s %-10s %-7s %10.3f ms  %5u groups  %6u iterations"
+                       "  %s%s%s\n",
+                       s ? "sssp" : "bfs", g.name, pv ? "barrier" : "multi",
+                       r.ms, r.groups, r.iterations,
+                       r.verified ? "verified" : "WRONG",
+                       err ? " " : "", err ? xwg_status_name(err) : "");
+                if (csv)
+                    fprintf(csv, "%s,\"%s\",%s,%s,%s,%.3f,%u,%u,%d\n", label,
+                            E.info.device_name, s ? "sssp" : "bfs", g.name,
+                            pv ? "barrier" : "multi", r.ms, r.groups,
+                            r.iterations, r.verified);
+            }
+        }
+    }
+    if (csv)
+        fclose(csv);
+    printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
+    free(want);
+    free(got);
+    graph_free(&g);
+    clReleaseProgram(E.prog);
+    xwg_context_release(E.xc);
+    clReleaseCommandQueue(E.queue);
+    clReleaseContext(E.cl);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# run_apps_study.sh [build_dir] - the graph applications on the local
+# implementations, both versions, into results/study.csv (columns:
+# implementation, device, app, graph, variant, time_ms, groups,
+# iterations, verified). PoCL with 2 worker threads; Mesa rusticl is
+# refused by xwg's barrier self-test, which the CSV records.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+csv=$root/results/study.csv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "implementation,device,app,graph,variant,time_ms,groups,iterations,verified" > "$csv"
+mkdir -p "$tmp/pocl" "$tmp/rusticl"
+cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/" 2>/dev/null
+cp /etc/OpenCL/vendors/rusticl.icd "$tmp/rusticl/" 2>/dev/null
+for g in grid:128x128 grid:256x256 rmat:12 rmat:14 rmat:16; do
+  echo "== PoCL $g" >&2
+  OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 \
+    "$build/xwg-apps" --graph "$g" --repeat 3 --csv "$csv" --label pocl-2threads >&2
+done
+echo "== rusticl (expected: refused)" >&2
+if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
+    "$build/xwg-apps" --graph grid:32x32 --label rusticl >&2; then
+  echo "rusticl-llvmpipe,\"llvmpipe\",all,grid32x32,refused,,,,0" >> "$csv"
+fi
+echo "run_apps_study: $(($(wc -l < "$csv") - 1)) rows" >&2
