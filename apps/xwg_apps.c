@@ -4,7 +4,7 @@
  * xwg_barrier() between iterations and one launch per iteration, each
  * checked against a plain C reference on every run.
  *
- * Usage: xwg-apps [--platform-name S] [--app bfs|sssp|all]
+ * Usage: xwg-apps [--platform-name S] [--app bfs|sssp|mis|colour|all]
  *          [--graph rmat:SCALE|grid:WxH] [--variant barrier|multi|both]
  *          [--local-size N] [--seed N] [--repeat N] [--csv FILE]
  *          [--label TEXT]
@@ -84,6 +84,51 @@ static void sssp_reference(const graph *g, uint32_t *dist)
     }
 }
 
+/* The synchronous rounds of MIS (colouring = 0) or colouring (= 1), as
+ * the kernels run them. */
+static uint32_t rank(uint32_t v)
+{
+    v ^= v >> 16;
+    v *= 0x7feb352du;
+    v ^= v >> 15;
+    v *= 0x846ca68bu;
+    return v ^ (v >> 16);
+}
+
+static int outranks(uint32_t v, uint32_t u)
+{
+    return rank(v) > rank(u) || (rank(v) == rank(u) && v > u);
+}
+
+static void select_reference(const graph *g, int colouring, uint32_t *state)
+{
+    uint8_t *cand = malloc(g->n);
+    for (uint32_t v = 0; v < g->n; v++)
+        state[v] = INF;
+    for (uint32_t round = 0;; round++) {
+        int undecided = 0;
+        for (uint32_t v = 0; v < g->n; v++) {
+            int best = state[v] == INF;
+            undecided |= best;
+            for (uint32_t e = g->row[v]; best && e < g->row[v + 1]; e++)
+                if (state[g->col[e]] == INF && !outranks(v, g->col[e]))
+                    best = 0;
+            cand[v] = (uint8_t)best;
+        }
+        if (!undecided)
+            break;
+        for (uint32_t v = 0; v < g->n; v++) {
+            if (!cand[v])
+                continue;
+            state[v] = colouring ? round : 1;
+            if (!colouring)
+                for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
+                    state[g->col[e]] = 0;
+        }
+    }
+    free(cand);
+}
+
 /* ---- one run ------------------------------------------------------------- */
 
 typedef struct run_result {
@@ -99,10 +144,19 @@ static cl_mem upload(app_env *E, const void *data, size_t bytes)
                           bytes, (void *)data, &err);
 }
 
-/* Runs app ("bfs" or "sssp") in one variant; the values into out. */
-static int run_app(app_env *E, const graph *g, int sssp, int persistent,
+enum { APP_BFS, APP_SSSP, APP_MIS, APP_COLOUR, APPS };
+static const char *app_names[APPS] = {"bfs", "sssp", "mis", "colour"};
+
+static int run_select(app_env *E, const graph *g, int colouring,
+                      int persistent, uint32_t *out, run_result *r);
+
+/* Runs an app in one variant; its per-vertex result into out. */
+static int run_app(app_env *E, const graph *g, int which, int persistent,
                    uint32_t *out, run_result *r)
 {
+    if (which == APP_MIS || which == APP_COLOUR)
+        return run_select(E, g, which == APP_COLOUR, persistent, out, r);
+    int sssp = which == APP_SSSP;
     int err;
     uint32_t *init = malloc(g->n * sizeof *init);
     for (uint32_t v = 0; v < g->n; v++)
@@ -163,6 +217,79 @@ static int run_app(app_env *E, const graph *g, int sssp, int persistent,
                                   g->n * sizeof(uint32_t), out, 0, NULL, NULL);
     clReleaseKernel(k);
     cl_mem all[] = {row, col, weight, values, changed, iterations};
+    for (int i = 0; i < 6; i++)
+        clReleaseMemObject(all[i]);
+    return err;
+}
+
+/* MIS and colouring: two phases per round. */
+static int run_select(app_env *E, const graph *g, int colouring,
+                      int persistent, uint32_t *out, run_result *r)
+{
+    int err;
+    uint32_t *init = malloc(g->n * sizeof *init);
+    for (uint32_t v = 0; v < g->n; v++)
+        init[v] = INF;
+    cl_uint zeros[3] = {0, 0, 0}, n = g->n, c = (cl_uint)colouring;
+    cl_mem row = upload(E, g->row, ((size_t)g->n + 1) * sizeof(uint32_t));
+    cl_mem col = upload(E, g->col, (size_t)g->m * sizeof(uint32_t));
+    cl_mem state = upload(E, init, g->n * sizeof(uint32_t));
+    cl_mem cand = upload(E, init, g->n * sizeof(uint32_t));
+    cl_mem changed = upload(E, zeros, sizeof zeros);
+    cl_mem iterations = upload(E, zeros, sizeof zeros);
+    free(init);
+    cl_kernel k = clCreateKernel(E->prog, persistent ? "select_persistent"
+                                                     : "select_one", &err);
+    clSetKernelArg(k, 0, sizeof n, &n);
+    clSetKernelArg(k, 1, sizeof row, &row);
+    clSetKernelArg(k, 2, sizeof col, &col);
+    clSetKernelArg(k, 3, sizeof state, &state);
+    clSetKernelArg(k, 4, sizeof cand, &cand);
+    clSetKernelArg(k, 5, sizeof c, &c);
+    err = XWG_SUCCESS;
+    double start = now_ms();
+    if (persistent) {
+        clSetKernelArg(k, 6, sizeof changed, &changed);
+        clSetKernelArg(k, 7, sizeof iterations, &iterations);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch(E->xc, E->queue, k, E->local, &info);
+        r->groups = info.groups;
+        clEnqueueReadBuffer(E->queue, iterations, CL_TRUE, 0, sizeof(cl_uint),
+                            &r->iterations, 0, NULL, NULL);
+    } else {
+        size_t global = (size_t)E->groups * E->local;
+        clSetKernelArg(k, 8, sizeof changed, &changed);
+        cl_uint round = 0;
+        for (;; round++) {
+            const cl_uint zero = 0;
+            cl_uint flag = 0;
+            clEnqueueWriteBuffer(E->queue, changed, CL_FALSE, 0, sizeof zero,
+                                 &zero, 0, NULL, NULL);
+            for (cl_uint phase = 0; phase < 2 && err == CL_SUCCESS; phase++) {
+                clSetKernelArg(k, 6, sizeof phase, &phase);
+                clSetKernelArg(k, 7, sizeof round, &round);
+                err = clEnqueueNDRangeKernel(E->queue, k, 1, NULL, &global,
+                                             &E->local, 0, NULL, NULL);
+                if (phase == 0 && err == CL_SUCCESS)
+                    err = clEnqueueReadBuffer(E->queue, changed, CL_TRUE, 0,
+                                              sizeof flag, &flag, 0, NULL,
+                                              NULL);
+                if (!flag)
+                    break;
+            }
+            if (!flag || err != CL_SUCCESS)
+                break;
+        }
+        r->groups = E->groups;
+        r->iterations = round;
+    }
+    clFinish(E->queue);
+    r->ms = now_ms() - start;
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(E->queue, state, CL_TRUE, 0,
+                                  g->n * sizeof(uint32_t), out, 0, NULL, NULL);
+    clReleaseKernel(k);
+    cl_mem all[] = {row, col, state, cand, changed, iterations};
     for (int i = 0; i < 6; i++)
         clReleaseMemObject(all[i]);
     return err;
@@ -239,7 +366,8 @@ int main(int argc, char **argv)
         }
     }
     if (argc % 2 == 0 || repeat < 1 || E.local == 0 ||
-        (strcmp(app, "bfs") && strcmp(app, "sssp") && strcmp(app, "all")) ||
+        (strcmp(app, "bfs") && strcmp(app, "sssp") && strcmp(app, "mis") &&
+         strcmp(app, "colour") && strcmp(app, "all")) ||
         (strcmp(variant, "barrier") && strcmp(variant, "multi") &&
          strcmp(variant, "both"))) {
         fprintf(stderr, "xwg-apps: bad arguments (see the comment at the top "
@@ -262,10 +390,15 @@ int main(int argc, char **argv)
     FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
     uint32_t *want = malloc(g.n * sizeof *want), *got = malloc(g.n * sizeof *got);
     int failures = 0;
-    for (int s = 0; s < 2; s++) {
-        if (strcmp(app, "all") && strcmp(app, s ? "sssp" : "bfs"))
+    for (int s = 0; s < APPS; s++) {
+        if (strcmp(app, "all") && strcmp(app, app_names[s]))
             continue;
-        s ? sssp_reference(&g, want) : bfs_reference(&g, want);
+        if (s == APP_BFS)
+            bfs_reference(&g, want);
+        else if (s == APP_SSSP)
+            sssp_reference(&g, want);
+        else
+            select_reference(&g, s == APP_COLOUR, want);
         for (int pv = 1; pv >= 0; pv--) {
             if (strcmp(variant, "both") && strcmp(variant, pv ? "barrier" : "multi"))
                 continue;
@@ -279,15 +412,15 @@ int main(int argc, char **argv)
                 r.verified = err == XWG_SUCCESS &&
                              !memcmp(got, want, g.n * sizeof *got);
                 failures += !r.verified;
-                printf("%-4s %-10s %-7s %10.3f ms  %5u groups  %6u iterations"
+                printf("%-6s %-10s %-7s %10.3f ms  %5u groups  %6u iterations"
                        "  %s%s%s\n",
-                       s ? "sssp" : "bfs", g.name, pv ? "barrier" : "multi",
+                       app_names[s], g.name, pv ? "barrier" : "multi",
                        r.ms, r.groups, r.iterations,
                        r.verified ? "verified" : "WRONG",
                        err ? " " : "", err ? xwg_status_name(err) : "");
                 if (csv)
                     fprintf(csv, "%s,\"%s\",%s,%s,%s,%.3f,%u,%u,%d\n", label,
-                            E.info.device_name, s ? "sssp" : "bfs", g.name,
+                            E.info.device_name, app_names[s], g.name,
                             pv ? "barrier" : "multi", r.ms, r.groups,
                             r.iterations, r.verified);
             }

@@ -797,7 +797,9 @@ def section_study(rep):
     if rows is None:
         return None
     out = ["## Graph applications: barrier against multi-kernel", "",
-           "`xwg-apps` (`apps/`): each application in two versions sharing "
+           "`xwg-apps` (`apps/`): BFS, SSSP (Bellman-Ford), maximal "
+           "independent set and colouring (both in synchronous rounds with "
+           "fixed priorities, two phases each), each in two versions sharing "
            "its kernel code: a persistent kernel with `xwg_barrier()` "
            "between iterations (convergence checked on the device), and one "
            "launch per iteration with the convergence flag read back by the "
