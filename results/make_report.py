@@ -843,13 +843,20 @@ def section_study(rep):
         out.append("- %s: refused by xwg's barrier self-test "
                    "(`XWG_ERROR_UNSUPPORTED_DEVICE`); no runs." %
                    r["implementation"])
-    out.append("- On PoCL each group is a worker thread and an OpenCL launch "
-               "costs a few microseconds, while the persistent version pays "
-               "the in-kernel discovery (up to its 5 ms window when a thread "
-               "starts late) and a barrier per iteration whose waiting "
-               "thread spins: the multi-kernel version tends to win there. "
-               "The H200 rows, where a launch costs more than a barrier, "
-               "are still to be measured.")
+    wins = [t for t in table if float(t[7]) > 1.0]
+    out.append("- The barrier version won in %d of %d runs: %s. It wins "
+               "where there are many iterations; with a few, its fixed cost "
+               "dominates: the persistent kernel runs the in-kernel "
+               "discovery, which on a CPU device waits up to its 5 ms window "
+               "when a worker thread starts late, while an OpenCL launch on "
+               "PoCL costs microseconds." % (
+                   len(wins), len(table),
+                   ", ".join("%s %s on %s (%s iterations, %s x)" % (
+                       t[0], t[1], t[2], t[3], t[7]) for t in wins) or
+                   "none"))
+    if not any(t[0].startswith("nvidia") for t in table):
+        out.append("- The H200 rows, where a launch costs more than a "
+                   "barrier, are still to be measured.")
     return "\n".join(out) + "\n"
 
 
