@@ -25,9 +25,11 @@ static uint32_t edge_weight(uint32_t u, uint32_t v)
     return 1 + (uint32_t)(next(&s) % 255);
 }
 
-/* CSR from an edge list (each pair given once, stored both ways). */
-static int build(graph *g, uint32_t n, const uint32_t *src, const uint32_t *dst,
-                 uint32_t pairs)
+/* CSR from an edge list (each pair given once, stored both ways), with
+ * the given weights or, where weights is NULL, edge_weight(). */
+int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
+                     const uint32_t *dst, const uint32_t *weights,
+                     uint32_t pairs)
 {
     g->n = n;
     g->m = 2 * pairs;
@@ -47,7 +49,8 @@ static int build(graph *g, uint32_t n, const uint32_t *src, const uint32_t *dst,
     for (uint32_t v = 0; v < n; v++)
         g->row[v + 1] += g->row[v];
     for (uint32_t i = 0; i < pairs; i++) {
-        uint32_t u = src[i], v = dst[i], w = edge_weight(u, v);
+        uint32_t u = src[i], v = dst[i];
+        uint32_t w = weights ? weights[i] : edge_weight(u, v);
         uint32_t a = g->row[u] + fill[u]++, b = g->row[v] + fill[v]++;
         g->col[a] = v, g->weight[a] = w;
         g->col[b] = u, g->weight[b] = w;
@@ -80,7 +83,7 @@ int graph_rmat(graph *g, unsigned scale, uint64_t seed)
         if (u != v)
             src[pairs] = u, dst[pairs++] = v;
     }
-    int err = build(g, n, src, dst, pairs);
+    int err = graph_from_edges(g, n, src, dst, NULL, pairs);
     free(src);
     free(dst);
     snprintf(g->name, sizeof g->name, "rmat%u", scale);
@@ -105,7 +108,7 @@ int graph_grid(graph *g, uint32_t w, uint32_t h)
             if (y + 1 < h)
                 src[pairs] = v, dst[pairs++] = v + w;
         }
-    int err = build(g, n, src, dst, pairs);
+    int err = graph_from_edges(g, n, src, dst, NULL, pairs);
     free(src);
     free(dst);
     snprintf(g->name, sizeof g->name, "grid%ux%u", w, h);
@@ -122,7 +125,10 @@ int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
     if (sscanf(spec, "grid:%ux%u%c", &a, &b, &tail) == 2 && a >= 2 && b >= 2 &&
         (uint64_t)a * b <= (1u << 28))
         return graph_grid(g, a, b) ? (snprintf(err, err_size, "out of memory"), -1) : 0;
-    snprintf(err, err_size, "bad graph '%s' (rmat:SCALE with 4..26, or grid:WxH)",
+    if (!strncmp(spec, "file:", 5))
+        return graph_read_file(g, spec + 5, err, err_size);
+    snprintf(err, err_size,
+             "bad graph '%s' (rmat:SCALE with 4..26, grid:WxH or file:PATH)",
              spec);
     return -1;
 }

@@ -23,7 +23,15 @@ typedef struct graph {
 int graph_rmat(graph *g, unsigned scale, uint64_t seed);
 /* A w x h grid, each vertex joined to its 4 neighbours. */
 int graph_grid(graph *g, uint32_t w, uint32_t h);
-/* "rmat:S" or "grid:WxH". Returns 0, or -1 with a message in err. */
+/* A graph from a Matrix Market (.mtx) or DIMACS (.gr) file; see
+ * graph_read.c. Returns 0, or -1 with a message naming the line. */
+int graph_read_file(graph *g, const char *path, char *err, unsigned err_size);
+/* CSR from pairs (stored both ways); weights may be NULL. */
+int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
+                     const uint32_t *dst, const uint32_t *weights,
+                     uint32_t pairs);
+/* "rmat:S", "grid:WxH" or "file:PATH". Returns 0, or -1 with a message in
+ * err. */
 int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
                     unsigned err_size);
 void graph_free(graph *g);
