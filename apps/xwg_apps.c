@@ -7,8 +7,9 @@
  * Usage: xwg-apps [--platform-name S] [--app bfs|sssp|mis|colour|all]
  *          [--graph rmat:SCALE|grid:WxH] [--variant barrier|multi|both]
  *          [--local-size N] [--seed N] [--repeat N] [--csv FILE]
- *          [--label TEXT]
- * Prints one line per run; with --csv appends rows: implementation,
+ *          [--label TEXT] [--broken N]
+ * (--broken builds a test-only known-bad barrier: 1 no-op, 2 without its
+ * work-group barriers.) Prints one line per run; with --csv appends rows: implementation,
  * device, app, graph, variant, time_ms, groups, iterations, verified.
  * Exits non-zero if any run fails its check.
  */
@@ -295,7 +296,7 @@ static int run_select(app_env *E, const graph *g, int colouring,
     return err;
 }
 
-static int setup(app_env *E, const char *platform)
+static int setup(app_env *E, const char *platform, const char *options)
 {
     cl_platform_id p;
     int err = xwg_find_device(platform, &p, &E->device);
@@ -310,7 +311,8 @@ static int setup(app_env *E, const char *platform)
     if ((err = xwg_context_create(E->cl, E->device, NULL, &E->xc)))
         return err;
     char *log = NULL;
-    if ((err = xwg_program_build(E->xc, app_source, NULL, &E->prog, &log))) {
+    if ((err = xwg_program_build(E->xc, app_source, options, &E->prog,
+                                 &log))) {
         fprintf(stderr, "%s\n", log ? log : "");
         free(log);
         return err;
@@ -345,6 +347,7 @@ int main(int argc, char **argv)
 {
     const char *platform = NULL, *app = "all", *spec = "grid:64x64",
                *variant = "both", *csv_path = NULL, *label = "";
+    char build_options[64] = "";
     unsigned long long seed = 1;
     int repeat = 1;
     app_env E = {0};
@@ -360,6 +363,9 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--repeat")) repeat = atoi(v);
         else if (!strcmp(o, "--csv")) csv_path = v;
         else if (!strcmp(o, "--label")) label = v;
+        else if (!strcmp(o, "--broken")) /* a test-only known-bad barrier */
+            snprintf(build_options, sizeof build_options,
+                     "-DXWG_TEST_BROKEN_BARRIER=%s", v);
         else {
             fprintf(stderr, "xwg-apps: unknown option %s\n", o);
             return 2;
@@ -380,7 +386,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "xwg-apps: %s\n", msg);
         return 2;
     }
-    int err = setup(&E, platform);
+    int err = setup(&E, platform, build_options);
     if (err == XWG_SUCCESS)
         err = discover_groups(&E);
     if (err != XWG_SUCCESS) {
