@@ -145,6 +145,35 @@ static cl_mem upload(app_env *E, const void *data, size_t bytes)
                           bytes, (void *)data, &err);
 }
 
+/* The persistent version: one xwg_launch; it counts its iterations. */
+static int launch_persistent(app_env *E, cl_kernel k, cl_mem iterations,
+                             run_result *r)
+{
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    int err = xwg_launch(E->xc, E->queue, k, E->local, &info);
+    r->groups = info.groups;
+    clEnqueueReadBuffer(E->queue, iterations, CL_TRUE, 0, sizeof(cl_uint),
+                        &r->iterations, 0, NULL, NULL);
+    return err;
+}
+
+/* Stops the clock, reads the n results into out, releases the run's
+ * kernel and six buffers. */
+static int finish_run(app_env *E, cl_kernel k, cl_mem values, uint32_t n,
+                      uint32_t *out, cl_mem buffers[6], double start,
+                      run_result *r, int err)
+{
+    clFinish(E->queue);
+    r->ms = now_ms() - start;
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(E->queue, values, CL_TRUE, 0,
+                                  n * sizeof(uint32_t), out, 0, NULL, NULL);
+    clReleaseKernel(k);
+    for (int i = 0; i < 6; i++)
+        clReleaseMemObject(buffers[i]);
+    return err;
+}
+
 enum { APP_BFS, APP_SSSP, APP_MIS, APP_COLOUR, APPS };
 static const char *app_names[APPS] = {"bfs", "sssp", "mis", "colour"};
 
@@ -185,11 +214,7 @@ static int run_app(app_env *E, const graph *g, int which, int persistent,
     if (persistent) {
         clSetKernelArg(k, a++, sizeof changed, &changed);
         clSetKernelArg(k, a++, sizeof iterations, &iterations);
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        err = xwg_launch(E->xc, E->queue, k, E->local, &info);
-        r->groups = info.groups;
-        clEnqueueReadBuffer(E->queue, iterations, CL_TRUE, 0, sizeof(cl_uint),
-                            &r->iterations, 0, NULL, NULL);
+        err = launch_persistent(E, k, iterations, r);
     } else {
         /* One launch per iteration, the same grid as the persistent one,
          * and the flag read back each time, as a host loop does. */
@@ -211,16 +236,8 @@ static int run_app(app_env *E, const graph *g, int which, int persistent,
         r->groups = E->groups;
         r->iterations = it;
     }
-    clFinish(E->queue);
-    r->ms = now_ms() - start;
-    if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(E->queue, values, CL_TRUE, 0,
-                                  g->n * sizeof(uint32_t), out, 0, NULL, NULL);
-    clReleaseKernel(k);
     cl_mem all[] = {row, col, weight, values, changed, iterations};
-    for (int i = 0; i < 6; i++)
-        clReleaseMemObject(all[i]);
-    return err;
+    return finish_run(E, k, values, g->n, out, all, start, r, err);
 }
 
 /* MIS and colouring: two phases per round. */
@@ -252,11 +269,7 @@ static int run_select(app_env *E, const graph *g, int colouring,
     if (persistent) {
         clSetKernelArg(k, 6, sizeof changed, &changed);
         clSetKernelArg(k, 7, sizeof iterations, &iterations);
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        err = xwg_launch(E->xc, E->queue, k, E->local, &info);
-        r->groups = info.groups;
-        clEnqueueReadBuffer(E->queue, iterations, CL_TRUE, 0, sizeof(cl_uint),
-                            &r->iterations, 0, NULL, NULL);
+        err = launch_persistent(E, k, iterations, r);
     } else {
         size_t global = (size_t)E->groups * E->local;
         clSetKernelArg(k, 8, sizeof changed, &changed);
@@ -284,16 +297,8 @@ static int run_select(app_env *E, const graph *g, int colouring,
         r->groups = E->groups;
         r->iterations = round;
     }
-    clFinish(E->queue);
-    r->ms = now_ms() - start;
-    if (err == CL_SUCCESS)
-        err = clEnqueueReadBuffer(E->queue, state, CL_TRUE, 0,
-                                  g->n * sizeof(uint32_t), out, 0, NULL, NULL);
-    clReleaseKernel(k);
     cl_mem all[] = {row, col, state, cand, changed, iterations};
-    for (int i = 0; i < 6; i++)
-        clReleaseMemObject(all[i]);
-    return err;
+    return finish_run(E, k, state, g->n, out, all, start, r, err);
 }
 
 static int setup(app_env *E, const char *platform, const char *options)
