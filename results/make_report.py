@@ -844,16 +844,17 @@ def section_study(rep):
                    "(`XWG_ERROR_UNSUPPORTED_DEVICE`); no runs." %
                    r["implementation"])
     wins = [t for t in table if float(t[7]) > 1.0]
-    out.append("- The barrier version won in %d of %d runs: %s. It wins "
-               "where there are many iterations; with a few, its fixed cost "
-               "dominates: the persistent kernel runs the in-kernel "
+    out.append("- The barrier version won in %d of %d runs%s. Its fixed "
+               "cost is higher: the persistent kernel runs the in-kernel "
                "discovery, which on a CPU device waits up to its 5 ms window "
                "when a worker thread starts late, while an OpenCL launch on "
-               "PoCL costs microseconds." % (
+               "PoCL costs microseconds; only a run with many iterations can "
+               "win that back. PoCL timings also swing with whatever else the "
+               "two cores are doing." % (
                    len(wins), len(table),
-                   ", ".join("%s %s on %s (%s iterations, %s x)" % (
-                       t[0], t[1], t[2], t[3], t[7]) for t in wins) or
-                   "none"))
+                   (": " + ", ".join("%s %s on %s (%s iterations, %s x)" % (
+                       t[0], t[1], t[2], t[3], t[7]) for t in wins))
+                   if wins else ""))
     if not any(t[0].startswith("nvidia") for t in table):
         out.append("- The H200 rows, where a launch costs more than a "
                    "barrier, are still to be measured.")
