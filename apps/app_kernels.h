@@ -6,6 +6,10 @@
  * iteration (the multi-kernel version), reading the convergence flag
  * back after each.
  *
+ * A persistent loop stops after n + 2 iterations whatever the flags say:
+ * no correct run needs that many, and a broken barrier (the known-bad
+ * test build) must end, not spin forever without waiting anywhere.
+ *
  * Convergence flags rotate over three slots: in iteration i the threads
  * set slot i % 3, read it after the barrier, and one thread clears slot
  * (i + 1) % 3, which nobody reads again before the barrier of i + 1.
@@ -92,7 +96,7 @@ static const char app_source[] =
     "                                __global uint *iterations, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
-    "    for (uint it = 0;; it++) {\n"
+    "    for (uint it = 0; it <= n + 1u; it++) { /* no run needs more */\n"
     "        if (xwg_global_id() == 0)\n"
     "            changed[(it + 1u) % 3u] = 0u;\n"
     "        select_step(xwg_global_id(), xwg_global_size(), n, row, col,\n"
@@ -126,7 +130,7 @@ static const char app_source[] =
     "                             __global uint *iterations, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
-    "    for (uint it = 0;; it++) {\n"
+    "    for (uint it = 0; it <= n + 1u; it++) { /* no run needs more */\n"
     "        if (xwg_global_id() == 0)\n"
     "            changed[(it + 1u) % 3u] = 0u;\n"
     "        bfs_step(xwg_global_id(), xwg_global_size(), n, row, col, level,\n"
@@ -147,7 +151,7 @@ static const char app_source[] =
     "                              __global uint *iterations, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
-    "    for (uint it = 0;; it++) {\n"
+    "    for (uint it = 0; it <= n + 1u; it++) { /* no run needs more */\n"
     "        if (xwg_global_id() == 0)\n"
     "            changed[(it + 1u) % 3u] = 0u;\n"
     "        sssp_step(xwg_global_id(), xwg_global_size(), n, row, col,\n"

@@ -2,7 +2,8 @@
  * graph_read.c - user graphs from files: Matrix Market coordinate format
  * (.mtx; "general" or "symmetric"; pattern, integer or real values) and
  * DIMACS shortest-path format (.gr; "p sp N M" and "a U V W" lines). Every
- * edge is made undirected; weights are clamped to [1, 255] (absent: 1).
+ * edge is made undirected, self-loops are dropped; weights are clamped to
+ * [1, 255] (absent: 1).
  * Malformed input gets a message with the file's line number.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -20,8 +21,12 @@
 
 static uint32_t clamp_weight(double w)
 {
-    return w < 1 ? 1 : w > 255 ? 255 : (uint32_t)w;
+    return !(w >= 1) ? 1 : w > 255 ? 255 : (uint32_t)w; /* NaN: 1 */
 }
+
+/* The most edges a file may declare: CSR offsets are 32-bit, and every
+ * edge is stored both ways. */
+#define MAX_EDGES (1ul << 30)
 
 int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
 {
@@ -32,12 +37,15 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
         return -1;
     }
     int ok = -1, mm = 0, dimacs = 0, symmetric = 0;
-    unsigned long line = 0, n = 0, declared = 0, seen = 0;
+    unsigned long line = 0, n = 0, declared = 0, seen = 0, kept = 0;
     uint32_t *src = NULL, *dst = NULL, *w = NULL;
     char buf[512];
     while (fgets(buf, sizeof buf, f)) {
         line++;
-        char *p = buf + strspn(buf, " \t");
+        if (strchr(buf, '\n') == NULL && !feof(f))
+            FAIL("%s:%lu: line longer than %zu characters", path, line,
+                 sizeof buf - 2);
+        char *p = buf + strspn(buf, " \t\r");
         if (line == 1 && !strncmp(p, "%%MatrixMarket", 14)) {
             if (!strstr(p, "coordinate"))
                 FAIL("%s:%lu: only the coordinate Matrix Market format is read",
@@ -46,20 +54,23 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
             symmetric = strstr(p, "symmetric") != NULL;
             continue;
         }
-        if (*p == '%' || *p == 'c' || *p == '\n' || *p == '\0')
+        if (*p == '%' || *p == 'c' || *p == '\n' || *p == '\r' || *p == '\0')
             continue; /* comments and blank lines */
         if (!mm && !dimacs) {
-            if (sscanf(p, "p sp %lu %lu", &n, &declared) == 2)
+            if (sscanf(p, "p sp %lu %lu", &n, &declared) == 2) {
                 dimacs = 1;
-            else
+                if (declared > MAX_EDGES)
+                    FAIL("%s:%lu: %lu edges declared, at most %lu are read",
+                         path, line, declared, MAX_EDGES);
+            } else
                 FAIL("%s:%lu: neither a Matrix Market header nor a DIMACS "
                      "'p sp N M' line", path, line);
         } else if (mm && n == 0) {
             unsigned long rows, cols;
             if (sscanf(p, "%lu %lu %lu", &rows, &cols, &declared) != 3 ||
-                rows != cols || rows == 0)
-                FAIL("%s:%lu: expected 'N N NNZ' for a square matrix", path,
-                     line);
+                rows != cols || rows == 0 || declared > MAX_EDGES)
+                FAIL("%s:%lu: expected 'N N NNZ' for a square matrix of at "
+                     "most %lu entries", path, line, MAX_EDGES);
             n = rows;
         } else {
             unsigned long u, v;
@@ -80,9 +91,12 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
                 if (!src || !dst || !w)
                     FAIL("%s: out of memory for %lu edges", path, declared);
             }
-            src[seen] = (uint32_t)(u - 1);
-            dst[seen] = (uint32_t)(v - 1);
-            w[seen++] = clamp_weight(weight);
+            seen++;
+            if (u == v)
+                continue; /* a self-loop (a diagonal entry): no edge */
+            src[kept] = (uint32_t)(u - 1);
+            dst[kept] = (uint32_t)(v - 1);
+            w[kept++] = clamp_weight(weight);
         }
     }
     if (!mm && !dimacs)
@@ -92,7 +106,9 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
     if (seen != declared)
         FAIL("%s: %lu edges declared, %lu found", path, declared, seen);
     (void)symmetric; /* every edge is stored both ways in any case */
-    if (graph_from_edges(g, (uint32_t)n, src, dst, w, (uint32_t)seen))
+    if (kept == 0)
+        FAIL("%s: no edges", path);
+    if (graph_from_edges(g, (uint32_t)n, src, dst, w, (uint32_t)kept))
         FAIL("%s: out of memory", path);
     const char *base = strrchr(path, '/');
     snprintf(g->name, sizeof g->name, "%s", base ? base + 1 : path);

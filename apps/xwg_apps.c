@@ -141,8 +141,15 @@ typedef struct run_result {
 static cl_mem upload(app_env *E, const void *data, size_t bytes)
 {
     int err;
-    return clCreateBuffer(E->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                          bytes, (void *)data, &err);
+    cl_mem m = clCreateBuffer(E->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              bytes, (void *)data, &err);
+    if (m == NULL) {
+        /* Too large for the device: say so, rather than run on NULL. */
+        fprintf(stderr, "xwg-apps: a buffer of %zu bytes: %s\n", bytes,
+                xwg_status_string(err));
+        exit(1);
+    }
+    return m;
 }
 
 /* The persistent version: one xwg_launch; it counts its iterations. */
