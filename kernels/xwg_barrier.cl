@@ -132,12 +132,12 @@ inline void xwg__record_failed(xwg_self self)
         self.shared[2] = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
 }
 
-/* ---- The shape shared by both algorithms ----------------------------------
+/* ---- The shape shared by all three algorithms -----------------------------
  * xwg_barrier_of() runs three work-group barriers at the top level and
  * calls barrier-free parts of the chosen algorithm between them:
  *
  *     B1 entry barrier
- *     part 1: counter: arrive and wait | xf: slaves arrive and wait for
+ *     part 1: counter, tree: arrive, wait | xf: slaves arrive, wait for
  *             the master, master work-items collect the slaves
  *     record xwg_failed()
  *     middle barrier: in the master, every work-item knows all slaves came

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define STRESS_EPISODES 20000 /* per launch */
-#define STRESS_LAUNCHES 3     /* per algorithm: 3 x 60,000 episodes */
+#define STRESS_LAUNCHES 3     /* 60,000 episodes per run of stress() */
 
 static char broken_options[64];
 
