@@ -12,10 +12,21 @@
  *                   end; the same difference of two counts, wall time.
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
- *                   (release store; relaxed polls, then an acquire load,
- *                   as the barriers wait), per round trip.
+ *                   (release store; polls that acquire as the barriers'
+ *                   waits do), per round trip;
+ *   pingpong/relaxed  the same with every access relaxed: the hardware's
+ *                   round trip, with no ordering at all.
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
+ *          [--algos xf,counter,tree,default]  (default: what a launch
+ *                               without a barrier option runs)
+ *          [--build-options S --tag T]  (a variant: S is added to the
+ *                               program's build options, e.g.
+ *                               -DXWG_TUNE_COLLECT=1 or
+ *                               -DXWG__TREE_FANIN=8u, and T to the names
+ *                               of its rows, barrier/tree+T)
+ *          [--barriers-only]   (full occupancy, barriers only: for variants)
+ *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
@@ -39,9 +50,12 @@ static const char bench_source[] =
     "    if (get_global_id(0) == 0)\n"
     "        sink[0] += 1;\n"
     "}\n"
-    /* Two groups hand a flag back and forth through memory. */
+    /* Two groups hand a flag back and forth through memory: a release
+     * store, and polls that acquire as the barriers' waits do
+     * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
+     * the hardware's round trip without any ordering. */
     "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
-    "                       XWG_STATE)\n"
+    "                       uint relaxed, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
     "    if (get_local_id(0) != 0 || xwg_group_id() > 1)\n"
@@ -49,12 +63,16 @@ static const char bench_source[] =
     "    volatile __global xwg_word *mine = &flags[xwg_group_id() * 32];\n"
     "    volatile __global xwg_word *theirs = &flags[(1 - xwg_group_id()) * 32];\n"
     "    for (uint r = 1; r <= rounds; r++) {\n"
-    "        if (xwg_group_id() == 0)\n"
-    "            xwg__store_release(mine, r);\n"
-    "        while (xwg__load_relaxed(theirs) != r) {}\n"
-    "        (void)xwg__load_acquire(theirs);\n"
-    "        if (xwg_group_id() == 1)\n"
-    "            xwg__store_release(mine, r);\n"
+    "        if (xwg_group_id() == 0) {\n"
+    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
+    "            else xwg__store_release(mine, r);\n"
+    "        }\n"
+    "        if (relaxed) { while (xwg__load_relaxed(theirs) != r) {} }\n"
+    "        else { while (xwg__poll(theirs) != r) {} xwg__collected(theirs); }\n"
+    "        if (xwg_group_id() == 1) {\n"
+    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
+    "            else xwg__store_release(mine, r);\n"
+    "        }\n"
     "    }\n"
     "}\n";
 
@@ -67,6 +85,9 @@ typedef struct bench {
     cl_program prog;
     unsigned e1, e2;
     const char *label;
+    const char *tag;    /* appended to barrier rows' names: a variant */
+    int algos[4];       /* by xwg_barrier_algo: measure it? */
+    int barriers_only;  /* full occupancy, no relaunch, discovery, floor */
     FILE *csv;
 } bench;
 
@@ -88,6 +109,8 @@ static double event_us(cl_event ev)
     clReleaseEvent(ev);
     return (end - start) / 1e3;
 }
+
+static const char *const algo_names[] = {"default", "xf", "counter", "tree"};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -169,28 +192,35 @@ static void measure_size(bench *b, size_t local)
                 xwg_status_name(err));
         exit(1);
     }
-    row(b, "discovery", local, "full", occ.groups, occ.time_ms * 1e3);
+    if (!b->barriers_only)
+        row(b, "discovery", local, "full", occ.groups, occ.time_ms * 1e3);
 
     const char *occ_name[] = {"full", "half", "quarter"};
-    for (int o = 0; o < 3; o++) {
+    for (int o = 0; o < (b->barriers_only ? 1 : 3); o++) {
         cl_uint groups = occ.groups >> o;
         if (groups < 1)
             continue;
         fprintf(stderr, "xwg-bench: local %zu, %s occupancy (%u groups)\n",
                 local, occ_name[o], groups);
-        for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
+        static const int order[] = {XWG_BARRIER_XF, XWG_BARRIER_COUNTER,
+                                    XWG_BARRIER_TREE, XWG_BARRIER_DEFAULT};
+        for (int j = 0; j < 4; j++) {
+            int a = order[j];
+            if (!b->algos[a])
+                continue;
             xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
             lo.groups = groups;
             lo.barrier = (xwg_barrier_algo)a;
             cl_uint g1 = 0, g2 = 0;
             double t1 = barrier_launch_us(b, k, local, &lo, b->e1, &g1);
             double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2);
-            char name[32];
-            snprintf(name, sizeof name, "barrier/%s",
-                     a == XWG_BARRIER_XF ? "xf"
-                     : a == XWG_BARRIER_TREE ? "tree" : "counter");
+            char name[96];
+            snprintf(name, sizeof name, "barrier/%s%s%s", algo_names[a],
+                     *b->tag ? "+" : "", b->tag);
             row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
         }
+        if (b->barriers_only)
+            continue;
         double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4);
         double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4);
         row(b, "relaunch", local, occ_name[o], groups,
@@ -201,52 +231,99 @@ static void measure_size(bench *b, size_t local)
     clReleaseKernel(k);
 }
 
-static void measure_pingpong(bench *b)
+/* Device time (us) per round trip of the pingpong kernel. */
+static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed)
 {
-    int err;
-    cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
-    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
     double t[2];
-    cl_uint rounds[2] = {1000, 21000}, groups = 0;
+    const cl_uint rounds[2] = {1000, 21000};
     for (int i = 0; i < 2; i++) {
         const cl_uint zero = 0;
         clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 0, 4096, 0,
                             NULL, NULL);
         clSetKernelArg(k, 0, sizeof flags, &flags);
         clSetKernelArg(k, 1, sizeof rounds[i], &rounds[i]);
+        clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.groups = 2;
         lo.skip_discovery = 1;
         xwg_pending *p;
         cl_event ev;
-        err = xwg_launch_async(b->xc, b->queue, k, 64, &lo, &p, &ev);
+        int err = xwg_launch_async(b->xc, b->queue, k, 64, &lo, &p, &ev);
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         if (err == XWG_SUCCESS)
             err = xwg_launch_finish(p, &info);
         if (err != XWG_SUCCESS) {
             fprintf(stderr, "xwg-bench: pingpong: %s\n", xwg_status_name(err));
-            return;
+            exit(1);
         }
         t[i] = event_us(ev);
-        groups = info.groups;
     }
-    row(b, "pingpong", 64, "2 groups", groups,
-        (t[1] - t[0]) / (rounds[1] - rounds[0]));
+    return (t[1] - t[0]) / (rounds[1] - rounds[0]);
+}
+
+static void measure_pingpong(bench *b)
+{
+    int err;
+    cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
+    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    row(b, "pingpong", 64, "2 groups", 2, pingpong_us(b, k, flags, 0));
+    row(b, "pingpong/relaxed", 64, "2 groups", 2, pingpong_us(b, k, flags, 1));
     clReleaseMemObject(flags);
     clReleaseKernel(k);
+}
+
+/* Writes the program's binary for its one device (NVIDIA: PTX), to see
+ * what the atomics became. */
+static void dump_binary(cl_program prog, const char *path)
+{
+    size_t size = 0;
+    clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+    unsigned char *bin = malloc(size ? size : 1);
+    FILE *f = fopen(path, "wb");
+    if (bin && f &&
+        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) ==
+            CL_SUCCESS)
+        fwrite(bin, 1, size, f);
+    else
+        fprintf(stderr, "xwg-bench: could not write %s\n", path);
+    if (f)
+        fclose(f);
+    free(bin);
+}
+
+/* "counter,tree" -> algos[COUNTER] = algos[TREE] = 1 (by
+ * xwg_barrier_algo; "default" is XWG_BARRIER_DEFAULT, 0). */
+static int parse_algos(const char *list, int algos[4])
+{
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", list);
+    memset(algos, 0, 4 * sizeof *algos);
+    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
+        int found = 0;
+        for (int a = XWG_BARRIER_DEFAULT; a <= XWG_BARRIER_TREE; a++)
+            if (!strcmp(t, algo_names[a]))
+                algos[a] = found = 1;
+        if (!found)
+            return 0;
+    }
+    return 1;
 }
 
 int main(int argc, char **argv)
 {
     bench b = {0};
     const char *platform = NULL, *csv = NULL, *sizes = "64,256,1024";
+    const char *options = NULL, *binary = NULL;
     int cpu = 0;
     b.e1 = 256;
     b.e2 = 10256;
     b.label = "";
+    b.tag = "";
+    parse_algos("xf,counter,tree,default", b.algos);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
+        if (!strcmp(o, "--barriers-only")) { b.barriers_only = 1; continue; }
         i++;
         if (!strcmp(o, "--platform-name")) platform = v;
         else if (!strcmp(o, "--local-sizes")) sizes = v;
@@ -254,6 +331,10 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--e2")) b.e2 = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) b.label = v;
+        else if (!strcmp(o, "--tag")) b.tag = v;
+        else if (!strcmp(o, "--build-options")) options = v;
+        else if (!strcmp(o, "--dump-binary")) binary = v;
+        else if (!strcmp(o, "--algos") && parse_algos(v, b.algos)) continue;
         else {
             fprintf(stderr, "xwg-bench: unknown option %s\n", o);
             return 2;
@@ -281,11 +362,14 @@ int main(int argc, char **argv)
     b.info.size = sizeof b.info;
     xwg_context_query(b.xc, &b.info);
     char *log = NULL;
-    if ((err = xwg_program_build(b.xc, bench_source, NULL, &b.prog, &log))) {
+    if ((err = xwg_program_build(b.xc, bench_source, options, &b.prog,
+                                 &log))) {
         fprintf(stderr, "xwg-bench: build: %s\n%s\n", xwg_status_name(err),
                 log ? log : "");
         return 1;
     }
+    if (binary)
+        dump_binary(b.prog, binary);
     if (csv) {
         FILE *probe = fopen(csv, "r");
         int fresh = probe == NULL;
@@ -296,15 +380,16 @@ int main(int argc, char **argv)
             fprintf(b.csv, "label,device,variant,local_size,occupancy,groups,"
                            "us\n");
     }
-    fprintf(stderr, "xwg-bench: %s, path %s, E1 %u, E2 %u\n",
+    fprintf(stderr, "xwg-bench: %s, path %s, E1 %u, E2 %u, options '%s'\n",
             b.info.device_name,
-            b.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12", b.e1,
-            b.e2);
+            xwg_atomics_path_name(b.info.atomics_path), b.e1,
+            b.e2, options ? options : "");
     char list[128];
     snprintf(list, sizeof list, "%s", sizes);
     for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
         measure_size(&b, strtoul(t, NULL, 10));
-    measure_pingpong(&b);
+    if (!b.barriers_only)
+        measure_pingpong(&b);
     if (cpu) {
         cpu_barrier_result r[2];
         cpu_barriers_measure(2, 200000, r);

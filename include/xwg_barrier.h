@@ -169,8 +169,17 @@ XWG_EXPORT const char *xwg_status_name(int status);
 typedef enum xwg_atomics_path {
     XWG_ATOMICS_AUTO = 0, /* choose from what the device promises */
     XWG_ATOMICS_CL20 = 1, /* C11 atomics, explicit order, device scope */
-    XWG_ATOMICS_CL12 = 2  /* OpenCL 1.x atomic_* built-ins, volatile, fences */
+    XWG_ATOMICS_CL12 = 2, /* OpenCL 1.x atomic_* built-ins, volatile, fences */
+    /* NVIDIA only: cl20's orders and scopes, each written as the PTX
+     * instruction that has it (ld.acquire.gpu, atom.release.gpu, ...),
+     * as CUDA compiles them; NVIDIA's OpenCL compiler makes every C11
+     * acquire or release a full fence. Tried first on NVIDIA devices. */
+    XWG_ATOMICS_PTX = 3
 } xwg_atomics_path;
+
+/* "auto", "cl20", "cl12" or "ptx" (the words XWG_ATOMICS takes); "?" for
+ * any other value. Never NULL; the string is static. */
+XWG_EXPORT const char *xwg_atomics_path_name(xwg_atomics_path path);
 
 /* Which occupancy discovery protocol XWG_DISCOVER() runs. */
 typedef enum xwg_discovery_protocol {
@@ -187,12 +196,15 @@ typedef enum xwg_discovery_protocol {
 
 /* Which global barrier xwg_barrier() runs. */
 typedef enum xwg_barrier_algo {
-    XWG_BARRIER_DEFAULT = 0, /* the one measured best on this kind of device */
+    /* By the launch's size: the tree above 4 groups per compute unit,
+     * the counter below (the faster of the two there on the H200). */
+    XWG_BARRIER_DEFAULT = 0,
     XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
     /* A counter per cluster of 32 groups; the last arrival of each cluster
-     * arrives at the counter barrier for the whole grid: fewer atomics on
-     * one word when there are thousands of groups. */
+     * arrives at the counter barrier for the whole grid, and then wakes its
+     * cluster: with thousands of groups, one word no longer takes every
+     * arrival and every poll. */
     XWG_BARRIER_TREE = 3
 } xwg_barrier_algo;
 
@@ -291,7 +303,10 @@ typedef struct xwg_device_info {
      * polls. */
     double poll_ns;
     cl_uint discovery_window_polls;
-    xwg_barrier_algo barrier;           /* the barrier chosen */
+    /* The context's barrier; XWG_BARRIER_DEFAULT: each launch chooses by
+     * its size, the tree above 4 groups per compute unit (where one
+     * counter's cache line is the bottleneck), else the counter. */
+    xwg_barrier_algo barrier;
     /* The barrier self-test: its result, the wrong values it read, the
      * participating groups and the episodes it ran. Cached per device,
      * driver version and path for the life of the process. */
@@ -369,6 +384,7 @@ typedef struct xwg_launch_info {
     cl_uint groups;          /* groups that participated */
     cl_uint groups_launched; /* groups the NDRange had */
     int timed_out;           /* 1: a barrier wait hit the watchdog */
+    xwg_barrier_algo barrier; /* the barrier algorithm the launch ran */
 } xwg_launch_info;
 
 #define XWG_LAUNCH_INFO_INIT {sizeof(xwg_launch_info)}

@@ -9,6 +9,16 @@
  *                             scope promised by the device);
  *   #define XWG_PATH_CL12 1   OpenCL 1.x atomic_* built-ins on volatile
  *                             words, ordered by mem_fence.
+ * and, on NVIDIA devices, may add to XWG_PATH_CL20:
+ *   #define XWG_PATH_PTX 1    the same C11 orders at device scope, each
+ *                             written as the PTX instruction that has
+ *                             exactly that order and scope (ld.acquire.gpu,
+ *                             atom.release.gpu, ...). NVIDIA's OpenCL
+ *                             compiler builds every C11 acquire or release
+ *                             from a volatile access and a full fence
+ *                             (membar.gl); the PTX forms are what CUDA
+ *                             uses, and cost a third as much on the H200
+ *                             (results/README.md, the pingpong rows).
  *
  * Every function names the memory order it gives. On the cl12 path a
  * "release" is a global fence followed by the store, and an "acquire" is
@@ -17,7 +27,97 @@
  * protocols and barriers covers the cl20 path; the cl12 path rests on tests.
  */
 
-#if defined(XWG_PATH_CL20)
+#if defined(XWG_PATH_CL20) && defined(XWG_PATH_PTX)
+
+/* The C11 mapping to PTX of Lustig et al. (ASPLOS 2019), which is how
+ * CUDA's own atomics compile: each function below has the order and the
+ * scope (.gpu: device) of its namesake on the plain cl20 path. Every asm is
+ * volatile with a "memory" clobber, so the compiler neither drops a poll
+ * nor moves other memory accesses across it. */
+typedef atomic_uint xwg_word;
+#define XWG__GLOBAL_WORD __global xwg_word
+#define XWG__PTX_ADDR(p) ((ulong)(p))
+
+inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
+{
+    uint v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
+                 : "=r"(v) : "l"(XWG__PTX_ADDR(p)) : "memory");
+    return v;
+}
+
+inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
+{
+    uint v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+                 : "=r"(v) : "l"(XWG__PTX_ADDR(p)) : "memory");
+    return v;
+}
+
+inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;"
+                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+}
+
+inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;"
+                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+}
+
+inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    uint old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;"
+                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+    return old;
+}
+
+inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    uint old;
+    asm volatile("atom.acq_rel.gpu.global.or.b32 %0, [%1], %2;"
+                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+    return old;
+}
+
+inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    uint old;
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;"
+                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+    return old;
+}
+
+/* red: the add without its result. Nothing waits for a reply from L2. */
+inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;"
+                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+}
+
+inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;"
+                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+}
+
+inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    uint old;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;"
+                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
+    return old;
+}
+
+/* PTX has no acquire-only fence; acq_rel is the weakest that acquires. */
+inline void xwg__fence_acquire(void)
+{
+    asm volatile("fence.acq_rel.gpu;" : : : "memory");
+}
+
+#elif defined(XWG_PATH_CL20)
 
 /* A word of xwg state. The state buffer is a plain array of 32-bit words;
  * atomic_uint has the same size and representation. */
@@ -64,12 +164,42 @@ inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
                                     memory_scope_device);
 }
 
+/* A read-modify-write that publishes this work-item's earlier writes but
+ * acquires nothing (an arrival whose waiter acquires later). */
+inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    return atomic_fetch_add_explicit(p, v, memory_order_release,
+                                     memory_scope_device);
+}
+
+/* The add of xwg__fetch_add_release when the old value is not needed:
+ * the caller does not wait for it. */
+inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    (void)atomic_fetch_add_explicit(p, v, memory_order_release,
+                                    memory_scope_device);
+}
+
+inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    (void)atomic_fetch_add_explicit(p, v, memory_order_relaxed,
+                                    memory_scope_device);
+}
+
 /* A read-modify-write that orders nothing (taking a ticket: the lock it
  * queues for gives the ordering). */
 inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_fetch_add_explicit(p, v, memory_order_relaxed,
                                      memory_scope_device);
+}
+
+/* After relaxed loads that read values written by releases: makes what
+ * those writers did before their releases visible (device scope). */
+inline void xwg__fence_acquire(void)
+{
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,
+                           memory_scope_device);
 }
 
 #elif defined(XWG_PATH_CL12)
@@ -122,9 +252,34 @@ inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
     return old;
 }
 
+/* The fence before the 1.x read-modify-write makes it act as a release. */
+inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    return atomic_add(p, v);
+}
+
+inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    (void)atomic_add(p, v);
+}
+
+inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+{
+    (void)atomic_add(p, v);
+}
+
 inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_add(p, v);
+}
+
+/* No later access of this work-item is performed before the loads that
+ * came before the fence. */
+inline void xwg__fence_acquire(void)
+{
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
 }
 
 #else

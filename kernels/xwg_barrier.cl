@@ -24,8 +24,9 @@
  * Every work-item of every participant must call xwg_barrier() the same
  * number of times. A wait that exceeds the watchdog bound (a count of
  * polls, calibrated by the host to about a second) marks the state failed;
- * every later wait, in any group, then ends at once, xwg_failed() turns
- * true, and the host reports XWG_ERROR_BARRIER_TIMEOUT. Work-group barriers
+ * every wait, in any group, then ends within 64 polls, the group's
+ * xwg_failed() turns true after that barrier, and the host reports
+ * XWG_ERROR_BARRIER_TIMEOUT. Work-group barriers
  * are never skipped, so a failed barrier still keeps each group's control
  * flow uniform.
  */
@@ -95,22 +96,63 @@ inline void xwg_fence_system(void)
 #if defined(XWG_TEST_BROKEN_BARRIER) && (XWG_TEST_BROKEN_BARRIER == 3 || \
                                          XWG_TEST_BROKEN_BARRIER == 4)
 #define XWG__ARRIVE_STORE xwg__store_relaxed
-#define XWG__ARRIVE_ADD xwg__fetch_add_relaxed
+#define XWG__ARRIVE_ADD xwg__add_relaxed
+#define XWG__COMBINE_ADD xwg__fetch_add_relaxed
 #else
 #define XWG__ARRIVE_STORE xwg__store_release
-#define XWG__ARRIVE_ADD xwg__fetch_add_acq_rel
+#define XWG__ARRIVE_ADD xwg__add_release
+#define XWG__COMBINE_ADD xwg__fetch_add_acq_rel
 #endif
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 4
 #define XWG__COLLECT_LOAD xwg__load_relaxed
+#define XWG__COLLECT_FENCE()
 #else
 #define XWG__COLLECT_LOAD xwg__load_acquire
+#define XWG__COLLECT_FENCE() xwg__fence_acquire()
 #endif
+
+/* ---- Waiting -------------------------------------------------------------
+ * XWG_TUNE_COLLECT says how a wait acquires what it waited for. xwg-bench
+ * measures each (scripts/run_h200_bench.sh); the default was the fastest
+ * on the H200 and costs nothing on CPUs:
+ *   0  every poll is an acquire load: the poll that sees the value has
+ *      already acquired it;
+ *   1  relaxed polls, then one acquire load of the word: one more trip to
+ *      memory once the value is seen, but each poll is cheaper (on the
+ *      H200 an acquire load also invalidates the L1 cache);
+ *   2  relaxed polls, then an acquire fence (on the H200 a fence waits
+ *      for all of the work-item's outstanding memory accesses). */
+#ifndef XWG_TUNE_COLLECT
+#define XWG_TUNE_COLLECT 1
+#endif
+
+inline uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
+{
+#if XWG_TUNE_COLLECT == 0
+    return XWG__COLLECT_LOAD(p);
+#else
+    return xwg__load_relaxed(p);
+#endif
+}
+
+/* Called once a poll of p has seen the awaited value: completes B3/B4's
+ * acquire where the polls were relaxed. */
+inline void xwg__collected(volatile XWG__GLOBAL_WORD *p)
+{
+#if XWG_TUNE_COLLECT == 1
+    (void)XWG__COLLECT_LOAD(p);
+#elif XWG_TUNE_COLLECT == 2
+    XWG__COLLECT_FENCE();
+#endif
+}
 
 /* ---- The watchdog ----------------------------------------------------- */
 
 /* Counts one poll of a wait. Returns 1 when the wait must end: it took
  * `bound` polls (it then marks the state failed), or another wait did.
- * Relaxed: the flag carries no data, only "stop". */
+ * Relaxed: the flag carries no data, only "stop". Only every 64th poll
+ * reads the flag, and a barrier reads it nowhere else: with thousands of
+ * groups, every read of one word is a request queued at one L2 slice. */
 inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
                              uint bound)
 {
@@ -119,79 +161,101 @@ inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
         xwg__store_relaxed(&state[XWG__W_FAILED], 1u);
         return 1;
     }
-    /* Every 64 polls, look whether another wait has failed. */
     return (n & 63u) == 0u &&
            xwg__load_relaxed(&state[XWG__W_FAILED]) != 0u;
 }
 
-/* Work-item 0 records the group's view of the failed flag for
- * xwg_failed(), before the exit barrier makes it visible to the group. */
-inline void xwg__record_failed(xwg_self self)
+/* Waits until the bits `mask` of *p differ from those of `seen`, and
+ * acquires the write that changed them. Returns 0, or 1 when the watchdog
+ * ended the wait. */
+inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
+                              uint mask, volatile XWG__GLOBAL_WORD *state,
+                              uint bound)
 {
-    if (get_local_id(0) == 0)
-        self.shared[2] = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
+    uint polls = 0u;
+    while (((xwg__poll(p) ^ seen) & mask) == 0u) {
+        if (xwg__wait_expired(state, &polls, bound))
+            return 1u;
+    }
+    xwg__collected(p);
+    return 0u;
 }
 
 /* ---- The shape shared by all three algorithms -----------------------------
- * xwg_barrier_of() runs three work-group barriers at the top level and
- * calls barrier-free parts of the chosen algorithm between them:
+ * xwg_barrier_of() runs two work-group barriers at the top level and calls
+ * barrier-free parts of the chosen algorithm around them:
  *
  *     B1 entry barrier
- *     part 1: counter, tree: arrive, wait | xf: slaves arrive, wait for
- *             the master, master work-items collect the slaves
- *     record xwg_failed()
- *     middle barrier: in the master, every work-item knows all slaves came
- *     part 2: xf master only: release the slaves
+ *     wait:    counter, tree: arrive and wait | xf: slaves arrive and wait
+ *              for the master, the master's work-items collect the slaves
+ *     record a failed wait for xwg_failed()
  *     B5 exit barrier
+ *     release: xf master only: release the slaves
+ *
+ * The XF master's work-items must all have collected their slaves before
+ * any slave is released: the exit barrier orders that, so the release
+ * comes after it, and no algorithm pays for a third barrier.
  *
  * Work-group barriers inside branches (even uniform ones, such as the
  * choice of algorithm) make PoCL's kernel compiler fail: PoCL 5.0 asserts
  * (region_entry_barrier != NULL) once such a barrier sits in a loop of the
- * user's, and PoCL 3.1 never ends a kernel that records xwg_failed() after
- * the release loop. The counter barrier needs no middle barrier; it pays
- * for one so that the shape stays the same. */
+ * user's. Hence one shape for all three. */
 
 /* ---- Counter barrier (the shape of CUDA's grid.sync()) ---------------- */
 
 /* One counter. Group 0 adds 0x80000000 - (n - 1), every other group 1, so
  * the top bit flips exactly when all n have arrived, and the low bits are
- * back where they started: no reset between episodes. Work-item 0 only. */
-inline void xwg__counter_arrive_and_wait(xwg_self self, uint bound)
+ * back where they started: no reset between episodes. The host zeroes the
+ * counter before every launch, so before a group's episode e (counted
+ * from 0 in local memory) the top bit is e's parity: an arrival need not
+ * wait for the add's old value, and is a fire-and-forget `red` on PTX. */
+
+/* The grid counter's top bit before this group's next episode; counts the
+ * episode. Work-item 0 only. */
+inline uint xwg__next_episode_sense(xwg_self self)
 {
-    volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-    if (get_local_id(0) != 0 ||
-        xwg__load_relaxed(&self.state[XWG__W_FAILED]) != 0u)
-        return;
-    uint add = self.group_id == 0u ? XWG__CLOSED - (self.num_groups - 1u)
-                                   : 1u;
-    /* B2 arrive: the release half publishes the group's accesses (ordered
-     * before this by B1); the add continues the release sequence that the
-     * last arrival's flip heads. */
-    uint old = XWG__ARRIVE_ADD(counter, add);
-    /* B3 collect: poll relaxed until the top bit differs from the one we
-     * arrived under... */
-    uint polls = 0u;
-    while (((xwg__load_relaxed(counter) ^ old) & XWG__CLOSED) == 0u) {
-        if (xwg__wait_expired(self.state, &polls, bound))
-            return;
-    }
-    /* ...then acquire: this load reads the flip or later, which is in the
-     * release sequence of every group's arrival. */
-    (void)XWG__COLLECT_LOAD(counter);
+    uint e = self.shared[5]++;
+    return (e & 1u) ? XWG__CLOSED : 0u;
 }
 
-/* ---- Tree barrier: a counter per cluster, then the counter barrier ---------
- * Thousands of groups adding to one word serialise at its cache line. Here
- * groups add to their cluster's counter (XWG__TREE_FANIN groups each), and
- * only the last arrival of each cluster adds to the grid's counter, with
- * the counter barrier's top-bit scheme among the clusters. Work-item 0
- * only. */
-inline void xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+/* Work-item 0 only. */
+inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
 {
+    volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
+    if (get_local_id(0) != 0)
+        return 0u;
+    const uint before = xwg__next_episode_sense(self);
+    uint add = self.group_id == 0u ? XWG__CLOSED - (self.num_groups - 1u)
+                                   : 1u;
+    /* B2 arrive: the release publishes the group's accesses (ordered
+     * before this by B1). Every arrival is a read-modify-write, so each
+     * heads a release sequence that runs through the flip. */
+    XWG__ARRIVE_ADD(counter, add);
+    /* B3 collect: wait for the top bit to differ from the one before our
+     * arrival; the acquire that sees the flip synchronises with every
+     * group's arrival. */
+    return xwg__await_change(counter, before, XWG__CLOSED, self.state, bound);
+}
+
+/* ---- Tree barrier: combining by cluster, waking by cluster -----------------
+ * With thousands of groups, one counter is slow twice over: every arrival
+ * and every poll is a request to the same L2 slice. Here groups arrive at
+ * their cluster's word (XWG__TREE_FANIN groups each, its own line), only
+ * the last arrival of each cluster goes on to the grid counter (the
+ * counter barrier's scheme among clusters), and, once that flips, wakes
+ * its cluster by flipping the top bit of the cluster's word. So the grid
+ * counter sees one arrival and one poller per cluster, and each cluster's
+ * line sees its own members only.
+ *
+ * The cluster word is: top bit, flipped once per episode | arrivals in
+ * this episode. The flip also brings the count back to 0, so nothing is
+ * reset and a clean state after a launch is zeros below the top bits.
+ * Work-item 0 only. */
+inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+{
+    if (get_local_id(0) != 0)
+        return 0u;
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
-    if (get_local_id(0) != 0 ||
-        xwg__load_relaxed(&self.state[XWG__W_FAILED]) != 0u)
-        return;
     const uint cluster = self.group_id / XWG__TREE_FANIN;
     const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
                           XWG__TREE_FANIN;
@@ -199,86 +263,82 @@ inline void xwg__tree_arrive_and_wait(xwg_self self, uint bound)
                              self.num_groups - cluster * XWG__TREE_FANIN);
     volatile XWG__GLOBAL_WORD *sub =
         &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
-    /* The grid counter's top bit cannot flip before this group arrives, so
-     * reading it now gives the bit to wait against. Relaxed: only the value
-     * matters; the acquire comes after the wait. */
-    const uint before = xwg__load_relaxed(top) & XWG__CLOSED;
-    /* B2 arrive (cluster): release this group's accesses to the cluster. */
-    if (XWG__ARRIVE_ADD(sub, 1u) == members - 1u) {
-        /* The last of the cluster: every member's release is in this
-         * RMW's release sequence, so this acq_rel add acquires them all.
-         * Reset the cluster for the next episode (no member can arrive
-         * again before the flip below), then arrive at the grid counter,
-         * releasing the whole cluster's accesses onward. */
-        xwg__store_relaxed(sub, 0u);
-        uint add = cluster == 0u ? XWG__CLOSED - (clusters - 1u) : 1u;
-        (void)XWG__ARRIVE_ADD(top, add);
+    const uint before = xwg__next_episode_sense(self);
+    /* B2 arrive (cluster): release this group's accesses. acq_rel: the
+     * arrival that turns out last must also acquire the others'; theirs
+     * are all in this read-modify-write's release sequence. */
+    uint old = XWG__COMBINE_ADD(sub, 1u);
+    if ((old & ~XWG__CLOSED) != members - 1u) {
+        /* B3/B4 (a member): wait for the last of the cluster to flip the
+         * top bit, and acquire that flip. */
+        return xwg__await_change(sub, old, XWG__CLOSED, self.state, bound);
     }
-    /* B3 collect: wait for the flip, then acquire it. */
-    uint polls = 0u;
-    while ((xwg__load_relaxed(top) & XWG__CLOSED) == before) {
-        if (xwg__wait_expired(self.state, &polls, bound))
-            return;
-    }
-    (void)XWG__COLLECT_LOAD(top);
+    /* The last of the cluster arrives at the grid counter for all of it
+     * (B2, releasing what it acquired from its cluster)... */
+    uint add = cluster == 0u ? XWG__CLOSED - (clusters - 1u) : 1u;
+    XWG__ARRIVE_ADD(top, add);
+    /* ...waits for the grid counter's flip and acquires it (B3)... */
+    if (xwg__await_change(top, before, XWG__CLOSED, self.state, bound))
+        return 1u; /* a failed barrier wakes nobody */
+    /* ...and wakes the cluster (B4): the flip of the top bit, and the
+     * count (now `members`) back to 0, in one release that publishes
+     * everything acquired from the grid. */
+    XWG__ARRIVE_ADD(sub, XWG__CLOSED - members);
+    return 0u;
 }
 
 /* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
 
 /* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
  * for the master to lower it; the master's work-items each wait for a
- * strided share of the slaves, meet (middle barrier), and lower the flags.
- * Each flag sits on its own 128-byte line. */
-inline void xwg__xf_arrive_or_collect(xwg_self self, uint bound)
+ * strided share of the slaves. Each flag sits on its own 128-byte line. */
+inline uint xwg__xf_arrive_or_collect(xwg_self self, uint bound)
 {
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
-    uint failed = xwg__load_relaxed(&self.state[XWG__W_FAILED]);
     if (self.group_id == 0u) {
         /* Work-item l waits for slaves l+1, l+1+size, ... in one flat loop:
          * PoCL 3.1 mis-compiles a spin loop nested in another loop here
          * (the kernel never ends, even when neither loop runs). */
         const uint size = (uint)get_local_size(0);
         uint polls = 0u;
-        for (uint i = 1u + (uint)get_local_id(0);
-             i < self.num_groups && !failed;) {
+        for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;) {
             volatile XWG__GLOBAL_WORD *flag = &flags[i * XWG__LINE_WORDS];
-            /* B3 collect: poll slave i's flag (relaxed)... */
-            if (xwg__load_relaxed(flag) == 1u) {
-                /* ...and once raised, acquire what slave i released. */
-                (void)XWG__COLLECT_LOAD(flag);
+            /* B3 collect: poll slave i's flag; once raised, acquire what
+             * slave i released. */
+            if (xwg__poll(flag) == 1u) {
+                xwg__collected(flag);
                 i += size;
                 polls = 0u;
             } else if (xwg__wait_expired(self.state, &polls, bound)) {
-                failed = 1u;
+                return 1u;
             }
         }
-    } else if (get_local_id(0) == 0) {
-        volatile XWG__GLOBAL_WORD *flag =
-            &flags[self.group_id * XWG__LINE_WORDS];
-        /* B2 arrive: publish this group's accesses with the raised flag. */
-        XWG__ARRIVE_STORE(flag, 1u);
-        uint polls = 0u;
-        /* B4 depart: wait (relaxed) until the master lowers the flag... */
-        while (!failed && xwg__load_relaxed(flag) != 0u) {
-            if (xwg__wait_expired(self.state, &polls, bound))
-                failed = 1u;
-        }
-        /* ...and acquire the master's release. */
-        (void)XWG__COLLECT_LOAD(flag);
+        return 0u;
     }
+    if (get_local_id(0) != 0)
+        return 0u;
+    volatile XWG__GLOBAL_WORD *flag = &flags[self.group_id * XWG__LINE_WORDS];
+    /* B2 arrive: publish this group's accesses with the raised flag. */
+    XWG__ARRIVE_STORE(flag, 1u);
+    /* B4 depart: wait until the master lowers the flag, and acquire the
+     * master's release. */
+    return xwg__await_change(flag, 1u, 0xffffffffu, self.state, bound);
 }
 
-/* After the middle barrier: the master releases every slave. */
+/* After the exit barrier: the master's work-items release the slaves
+ * (each the share it collected), unless the barrier failed. The loop's
+ * trip count is the same for every work-item: with a per-work-item count
+ * after the exit barrier, PoCL 3.1 writes outside the kernel's buffers. */
 inline void xwg__xf_release(xwg_self self)
 {
-    if (self.group_id != 0u)
+    if (self.group_id != 0u || self.shared[2] != 0u)
         return;
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
     const uint size = (uint)get_local_size(0);
     for (uint base = 1u; base < self.num_groups; base += size) {
         uint i = base + (uint)get_local_id(0);
         /* B4 depart: release slave i, publishing everything the master
-         * group acquired (and did) before. */
+         * group acquired (all slaves' arrivals, through B5) and did. */
         if (i < self.num_groups)
             XWG__ARRIVE_STORE(&flags[i * XWG__LINE_WORDS], 0u);
     }
@@ -305,24 +365,27 @@ inline void xwg_barrier_of(xwg_self self)
 #endif
     /* B1 entry: every work-item's accesses before work-item 0 arrives. */
     XWG__WG_BARRIER();
+    uint failed;
     if (algo == XWG__BARRIER_XF)
-        xwg__xf_arrive_or_collect(self, bound);
+        failed = xwg__xf_arrive_or_collect(self, bound);
     else if (algo == XWG__BARRIER_TREE)
-        xwg__tree_arrive_and_wait(self, bound);
+        failed = xwg__tree_arrive_and_wait(self, bound);
     else
-        xwg__counter_arrive_and_wait(self, bound);
-    xwg__record_failed(self);
-    /* Middle: in the XF master, every work-item knows all slaves came. */
-    XWG__WG_BARRIER();
-    if (algo == XWG__BARRIER_XF)
-        xwg__xf_release(self);
-    /* B5 exit: what work-item 0 acquired, to every work-item. */
+        failed = xwg__counter_arrive_and_wait(self, bound);
+    /* xwg_failed() is sticky. Several XF master work-items may fail at
+     * once, so the mark is an atomic OR on local memory. */
+    if (failed)
+        (void)atomic_or(&self.shared[2], 1u);
+    /* B5 exit: what the waiters acquired, to every work-item. */
     XWG__WG_BARRIER();
 #undef XWG__WG_BARRIER
+    if (algo == XWG__BARRIER_XF)
+        xwg__xf_release(self);
 }
 
-/* Nonzero once a barrier of this launch has timed out. The same for every
- * work-item of a group between two barriers. */
+/* Nonzero once a barrier wait of this group has failed (timed out, or seen
+ * another group's timeout). The same for every work-item of a group
+ * between two barriers. */
 inline uint xwg_failed_of(xwg_self self) { return self.shared[2]; }
 
 #define xwg_barrier() xwg_barrier_of(xwg__self)

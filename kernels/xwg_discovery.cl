@@ -18,11 +18,12 @@
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
     volatile XWG__GLOBAL_WORD *state;
-    /* The group's shared words: [0] id, [1] count, [2] the failed flag as
-     * the group last saw it (written by work-item 0 inside xwg_barrier(),
-     * read by all after its closing work-group barrier, so every
-     * work-item of a group sees the same value), [3] [4] the barrier
-     * algorithm and watchdog bound. */
+    /* The group's shared words: [0] id, [1] count, [2] xwg_failed():
+     * whether a barrier wait of this group failed (set inside
+     * xwg_barrier() before its exit work-group barrier, read by all after
+     * it, so every work-item of a group sees the same value), [3] [4] the
+     * barrier algorithm and watchdog bound, [5] the barrier episodes
+     * begun, which only work-item 0 reads and writes. */
     __local uint *shared;
     uint group_id;   /* 0 .. num_groups-1 among the participants */
     uint num_groups; /* participants; 0 in a group that must return */
@@ -192,6 +193,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[2] = 0u;
         shared[3] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
         shared[4] = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
+        shared[5] = 0u; /* barrier episodes begun (work-item 0's count) */
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -209,7 +211,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
 #define XWG_DISCOVER()                                                       \
-    __local uint xwg__shared_ids[5];                                          \
+    __local uint xwg__shared_ids[6];                                          \
     const xwg_self xwg__self = xwg__discover(xwg__state, xwg__shared_ids);    \
     if (xwg__self.num_groups == 0u)                                           \
     return

@@ -22,7 +22,10 @@
 #define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
 #define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
-#define XWG__W_COUNTER 224u      /* counter barrier: top bit flips per episode */
+#define XWG__W_COUNTER 224u      /* counter and tree barriers: top bit flips
+                                    per episode. In the header, so 0 at the
+                                    start of every launch: the barriers
+                                    count on that */
 #define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;
                                     tree barrier: cluster c's counter there */
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */

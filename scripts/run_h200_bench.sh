@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
 # run_h200_bench.sh - the barrier benchmark on the GPU machine, through the
-# device tool: xwg-bench on NVIDIA's OpenCL and on the machine's PoCL, and
-# the CUDA comparator (grid.sync(), empty relaunch) on the same GPU, into
-# $OUT/barrier-h200.csv (columns: label, device, variant, local_size,
-# occupancy, groups, us). results/make_report.py turns it into the
-# performance section and its plot.
+# device tool, into $OUT/barrier-h200.csv (columns: label, device, variant,
+# local_size, occupancy, groups, us):
+#   xwg-bench on NVIDIA's OpenCL with the shipped settings (every size,
+#   occupancy and algorithm; relaunch; the pingpong floor), and the PTX
+#   that NVIDIA's compiler made of it ($OUT/bench.ptx);
+#   the variants at full occupancy: the cl20 path (C11 atomics as NVIDIA's
+#   compiler builds them), how waits acquire (XWG_TUNE_COLLECT 0, 2; 1
+#   ships) and the tree's fan-in (8, 16, 64; 32 ships);
+#   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
+#   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
+# results/make_report.py turns it into the performance section and plots.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
 csv="$out/barrier-h200.csv"
 rm -f "$csv"
-echo "== xwg-bench, NVIDIA OpenCL" >&2
-timeout 400 /tmp/xwg-build/xwg-bench --platform-name NVIDIA --csv "$csv" \
-    --label xwg-nvidia >&2
-echo "== CUDA grid.sync() and relaunch" >&2
+bench=/tmp/xwg-build/xwg-bench
+echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
+timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label xwg-nvidia \
+    --dump-binary "$out/bench.ptx" >&2
+variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
+  local tag=$1 algos=$2 options=$3
+  shift 3
+  echo "== variant $tag" >&2
+  env "$@" timeout 120 $bench --platform-name NVIDIA --csv "$csv" \
+      --label xwg-nvidia --barriers-only --tag "$tag" --algos "$algos" \
+      --build-options "$options" >&2
+}
+# The C11 atomics as NVIDIA's OpenCL compiler builds them.
+variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
+variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
+variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
+for f in 8 16 64; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
+echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync >> "$csv"
-echo "== xwg-bench, PoCL on the host's cores (64 work-items)" >&2
-timeout 200 /tmp/xwg-build/xwg-bench --platform-name Portable \
-    --local-sizes 64 --csv "$csv" --label xwg-pocl16 >&2
+if [ "${XWG_BENCH_POCL:-1}" = 1 ]; then
+  echo "== xwg-bench, PoCL on the host's cores (64 work-items)" >&2
+  timeout 200 $bench --platform-name Portable --local-sizes 64 --csv "$csv" \
+      --label xwg-pocl16 >&2
+fi
 cat "$csv" >&2

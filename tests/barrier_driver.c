@@ -58,8 +58,7 @@ static void report(driver *d, const char *test, const char *variant,
                    unsigned long long errors, double seconds, int ok,
                    const char *note)
 {
-    const char *path = d->info.atomics_path == XWG_ATOMICS_CL20 ? "cl20"
-                                                                 : "cl12";
+    const char *path = xwg_atomics_path_name(d->info.atomics_path);
     printf("%s %s: %s (%u groups of %zu, %llu episodes, %llu errors, "
            "%.2f s)%s%s\n",
            test, variant, ok ? "PASS" : "FAIL", groups, d->local, episodes,
@@ -270,7 +269,7 @@ int main(int argc, char **argv)
     d.info.size = sizeof d.info;
     xwg_context_query(d.xc, &d.info);
     fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
-            d.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
+            xwg_atomics_path_name(d.info.atomics_path),
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
     for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
         xwg_barrier_algo algo = (xwg_barrier_algo)a;

@@ -186,6 +186,45 @@ START_TEST(path_follows_the_device_and_the_overrides)
 }
 END_TEST
 
+/* The ptx path is NVIDIA's: elsewhere, forcing it is refused cleanly, and
+ * the automatic choice never takes it. */
+START_TEST(ptx_path_is_refused_off_nvidia_and_leaks_nothing)
+{
+    test_env env;
+    unsetenv("XWG_ATOMICS");
+    test_env_open(&env, NULL);
+    ck_assert_int_ne(path_of(&env), XWG_ATOMICS_PTX);
+    xwg_context_release(env.xc);
+    env.xc = NULL;
+
+    cl_uint before = test_refcount_context(env.cl);
+    xwg_options opts;
+    xwg_options_init(&opts);
+    opts.atomics = XWG_ATOMICS_PTX;
+    xwg_context *xc = (xwg_context *)1;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &opts, &xc),
+                     XWG_ERROR_UNSUPPORTED_DEVICE);
+    ck_assert_ptr_null(xc);
+    setenv("XWG_ATOMICS", "ptx", 1);
+    xc = (xwg_context *)1;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
+                     XWG_ERROR_UNSUPPORTED_DEVICE);
+    ck_assert_ptr_null(xc);
+    unsetenv("XWG_ATOMICS");
+    ck_assert_uint_eq(test_refcount_context(env.cl), before);
+
+    ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_PTX), "ptx");
+    ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_CL20), "cl20");
+    ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_CL12), "cl12");
+    ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_AUTO), "auto");
+    ck_assert_str_eq(xwg_atomics_path_name((xwg_atomics_path)99), "?");
+    opts.atomics = (xwg_atomics_path)4;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &opts, &xc),
+                     XWG_ERROR_INVALID_ARGUMENT);
+    test_env_close(&env);
+}
+END_TEST
+
 /* ---- building programs ---------------------------------------------- */
 
 START_TEST(build_failure_returns_the_log_with_the_users_line)
@@ -333,6 +372,7 @@ int main(void)
     tcase_add_test(device, context_create_rejects_bad_input);
     tcase_add_test(device, query_rejects_bad_input);
     tcase_add_test(device, path_follows_the_device_and_the_overrides);
+    tcase_add_test(device, ptx_path_is_refused_off_nvidia_and_leaks_nothing);
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);

@@ -3,10 +3,14 @@
 // measures (64, 256, 1024 threads per block; full, half and quarter
 // occupancy). Per-sync latency is the difference of two sync counts
 // (E1, E2) over the same launch shape, timed with CUDA events, so launch
-// costs cancel. Prints CSV rows in xwg-bench's columns.
+// costs cancel. Then the floor, as xwg-bench measures it in OpenCL: a flag
+// handed between two blocks and back (release store, acquire loads at
+// device scope; and all relaxed), per round trip. Prints CSV rows in
+// xwg-bench's columns.
 //
 // Usage: gridsync [E1 E2]
 #include <cooperative_groups.h>
+#include <cuda/atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -24,6 +28,31 @@ __global__ void empty(unsigned *sink)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0)
         sink[0] += 1;
+}
+
+// Blocks 0 and 1 (on different SMs) hand a flag back and forth.
+__global__ void pingpong(unsigned *flags, unsigned rounds, int relaxed)
+{
+    if (threadIdx.x != 0)
+        return;
+    const unsigned me = blockIdx.x;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> mine(flags[me * 32]);
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> theirs(
+        flags[(1 - me) * 32]);
+    const cuda::std::memory_order st =
+        relaxed ? cuda::std::memory_order_relaxed
+                : cuda::std::memory_order_release;
+    const cuda::std::memory_order ld =
+        relaxed ? cuda::std::memory_order_relaxed
+                : cuda::std::memory_order_acquire;
+    for (unsigned r = 1; r <= rounds; r++) {
+        if (me == 0)
+            mine.store(r, st);
+        while (theirs.load(ld) != r) {
+        }
+        if (me == 1)
+            mine.store(r, st);
+    }
 }
 
 #define CHECK(x)                                                               \
@@ -59,6 +88,21 @@ static float time_syncs(int blocks, int threads, unsigned count)
                 best[j] = t;
             }
     return best[2] * 1000.0f;
+}
+
+static float time_pingpong(unsigned *flags, unsigned rounds, int relaxed)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    CHECK(cudaMemset(flags, 0, 4096));
+    CHECK(cudaEventRecord(a));
+    pingpong<<<2, 64>>>(flags, rounds, relaxed);
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    return ms * 1000.0f;
 }
 
 static float time_relaunch(int blocks, int threads, unsigned count,
@@ -106,6 +150,14 @@ int main(int argc, char **argv)
                    occ_name[o], blocks, (r2 - r1) / ((e2 - e1) / 4));
             fflush(stdout);
         }
+    }
+    unsigned *flags;
+    CHECK(cudaMalloc(&flags, 4096));
+    for (int relaxed = 0; relaxed < 2; relaxed++) {
+        float t1 = time_pingpong(flags, 1000, relaxed);
+        float t2 = time_pingpong(flags, 21000, relaxed);
+        printf("cuda,\"%s\",%s,64,2 groups,2,%.4f\n", prop.name,
+               relaxed ? "pingpong/relaxed" : "pingpong", (t2 - t1) / 20000);
     }
     return 0;
 }

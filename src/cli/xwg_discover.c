@@ -95,8 +95,7 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
                          const row *rows, size_t n, int pi, int di,
                          int first)
 {
-    const char *path = info->atomics_path == XWG_ATOMICS_CL20 ? "cl20"
-                                                               : "cl12";
+    const char *path = xwg_atomics_path_name(info->atomics_path);
     if (a->json) {
         printf("%s\n  {\"platform\": ", first ? "" : ",");
         json_string(info->platform_name);

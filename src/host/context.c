@@ -52,8 +52,8 @@ void xwg_options_init(xwg_options *opts)
  * order of the values they stand for. */
 typedef struct env_choice {
     const char *name;
-    const char *words[4]; /* NULL-terminated */
-    const int values[4];
+    const char *words[5]; /* NULL-terminated */
+    const int values[5];
 } env_choice;
 
 /* Sets *value from the variable if it is set; an unknown word is an
@@ -78,8 +78,9 @@ static int read_env_choice(const env_choice *choice, int *value)
 static int apply_environment(xwg_options *opts)
 {
     static const env_choice atomics = {
-        "XWG_ATOMICS", {"cl20", "cl12", "auto", NULL},
-        {XWG_ATOMICS_CL20, XWG_ATOMICS_CL12, XWG_ATOMICS_AUTO}};
+        "XWG_ATOMICS", {"cl20", "cl12", "ptx", "auto", NULL},
+        {XWG_ATOMICS_CL20, XWG_ATOMICS_CL12, XWG_ATOMICS_PTX,
+         XWG_ATOMICS_AUTO}};
     static const env_choice discovery = {
         "XWG_DISCOVERY", {"ticket", "window", NULL},
         {XWG_DISCOVERY_TICKET_LOCK, XWG_DISCOVERY_STABLE_WINDOW}};
@@ -109,8 +110,7 @@ static int check_options(const xwg_options *opts)
 {
     if (opts->size < sizeof(size_t) + sizeof(xwg_atomics_path))
         return XWG_ERROR_INVALID_ARGUMENT;
-    if (opts->atomics != XWG_ATOMICS_AUTO &&
-        opts->atomics != XWG_ATOMICS_CL20 && opts->atomics != XWG_ATOMICS_CL12)
+    if ((unsigned)opts->atomics > XWG_ATOMICS_PTX)
         return XWG_ERROR_INVALID_ARGUMENT;
     if (opts->size >= offsetof(xwg_options, discovery) + sizeof opts->discovery &&
         opts->discovery != XWG_DISCOVERY_DEFAULT &&
@@ -148,6 +148,37 @@ static int context_has_device(cl_context context, cl_device_id device)
     return found;
 }
 
+/* On an NVIDIA device, the ptx path is tried first: the same orders as
+ * cl20 at a third of the cost on the H200 (results/README.md). It is kept
+ * only if it builds and passes the self-test; otherwise the probe's choice
+ * comes back, as if ptx had never been tried. */
+static int try_ptx_path(xwg_context *ctx)
+{
+    xwg_device_info *info = &ctx->info;
+    if (strstr(info->platform_name, "NVIDIA") == NULL ||
+        info->opencl_c_max < 200)
+        return 0;
+    xwg_atomics_path probed = info->atomics_path;
+    char probed_reason[sizeof info->atomics_reason];
+    memcpy(probed_reason, info->atomics_reason, sizeof probed_reason);
+    info->atomics_path = XWG_ATOMICS_PTX;
+    int err = xwg__run_self_test(ctx);
+    if (err == XWG_SUCCESS && info->self_test == XWG_SELF_TEST_PASSED) {
+        snprintf(info->atomics_reason, sizeof info->atomics_reason,
+                 "an NVIDIA device, and PTX's own acquire/release passed the "
+                 "barrier self-test (the capabilities alone: %.120s)",
+                 probed_reason);
+        return 1;
+    }
+    XWG__TRACE("ptx on %s: %s, self-test %d; back to the probe's choice",
+               info->device_name, xwg_status_name(err), (int)info->self_test);
+    info->atomics_path = probed;
+    memcpy(info->atomics_reason, probed_reason, sizeof probed_reason);
+    info->self_test = XWG_SELF_TEST_NOT_RUN;
+    info->poll_ns = 0; /* calibrate again, on the next path's loop */
+    return 0;
+}
+
 /* Runs the barrier self-test, and lets it settle the path where the
  * capabilities cannot. A device that compiles OpenCL C 2.0 or later but
  * does not promise device-scope acquire/release (NVIDIA's driver 580,
@@ -158,6 +189,8 @@ static int context_has_device(cl_context context, cl_device_id device)
 static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
 {
     xwg_device_info *info = &ctx->info;
+    if (forced == XWG_ATOMICS_AUTO && try_ptx_path(ctx))
+        return XWG_SUCCESS;
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
         info->opencl_c_max < 200) {
         int err = xwg__run_self_test(ctx);
@@ -226,11 +259,8 @@ int xwg_context_create(cl_context context, cl_device_id device,
                               : options.discovery;
     ctx->full_state_writes =
         strstr(ctx->info.platform_name, "Oclgrind") != NULL;
-    /* The counter barrier measured faster than the master/slave one on
-     * the H200 and on PoCL (results/README.md): it is the default. */
-    ctx->info.barrier = options.barrier == XWG_BARRIER_DEFAULT
-                            ? XWG_BARRIER_COUNTER
-                            : options.barrier;
+    /* DEFAULT stays: each launch then chooses by its size (launch.c). */
+    ctx->info.barrier = options.barrier;
     ctx->info.discovery_window_us =
         options.discovery_window_us != 0 ? options.discovery_window_us
         : is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU

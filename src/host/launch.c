@@ -28,7 +28,28 @@ struct xwg_pending {
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint groups;
     int skip_discovery;
+    xwg_barrier_algo barrier;
 };
+
+/* Above this many groups per compute unit, the default barrier is the
+ * tree: on the H200 one counter's cache line is then the bottleneck (every
+ * arrival and every poll is a request to one L2 slice), and below it the
+ * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
+#define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
+
+/* The barrier a launch runs: the caller's, else the context's, else the
+ * faster of counter and tree for its size. */
+static xwg_barrier_algo barrier_for(const xwg_context *ctx,
+                                    xwg_barrier_algo asked, cl_uint groups)
+{
+    if (asked != XWG_BARRIER_DEFAULT)
+        return asked;
+    if (ctx->info.barrier != XWG_BARRIER_DEFAULT)
+        return ctx->info.barrier;
+    return groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
+               ? XWG_BARRIER_TREE
+               : XWG_BARRIER_COUNTER;
+}
 
 /* The watchdog bound in polls of the calibrated loop. */
 static cl_uint watchdog_polls(const xwg_context *ctx, cl_uint ms)
@@ -149,8 +170,8 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     p->ctx = ctx;
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
-    xwg_barrier_algo algo =
-        o.barrier != XWG_BARRIER_DEFAULT ? o.barrier : ctx->info.barrier;
+    xwg_barrier_algo algo = barrier_for(ctx, o.barrier, groups);
+    p->barrier = algo;
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       watchdog_polls(ctx, o.watchdog_ms), p->header);
@@ -201,7 +222,7 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         pthread_mutex_unlock(&ctx->lock);
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
-                              failed != 0};
+                              failed != 0, p->barrier};
     /* Only a launch whose barriers all completed leaves the flags lowered. */
     p->state.flags_clean = err == CL_SUCCESS && !failed;
     pending_free(p);

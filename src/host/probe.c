@@ -193,15 +193,16 @@ int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
                     &info->atomic_fence_capabilities, NULL);
     info->has_c11_atomics_feature = has_c11_atomics_features(device);
 
-    if (forced == XWG_ATOMICS_CL20 && info->opencl_c_max < 200) {
-        XWG__TRACE("cl20 forced, but %s compiles OpenCL C %u at most",
-                   info->device_name, info->opencl_c_max);
+    if ((forced == XWG_ATOMICS_CL20 || forced == XWG_ATOMICS_PTX) &&
+        info->opencl_c_max < 200) {
+        XWG__TRACE("%s forced, but %s compiles OpenCL C %u at most",
+                   xwg_atomics_path_name(forced), info->device_name,
+                   info->opencl_c_max);
         return XWG_ERROR_UNSUPPORTED_DEVICE;
     }
     choose_path(info, forced);
     XWG__TRACE("%s: OpenCL C %u, path %s: %s", info->device_name,
                info->opencl_c_max,
-               info->atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
-               info->atomics_reason);
+               xwg_atomics_path_name(info->atomics_path), info->atomics_reason);
     return XWG_SUCCESS;
 }

@@ -58,9 +58,12 @@ int xwg_program_build(xwg_context *ctx, const char *source,
     if (ctx == NULL || source == NULL)
         return XWG_ERROR_INVALID_ARGUMENT;
 
-    int cl20 = ctx->info.atomics_path == XWG_ATOMICS_CL20;
+    int cl20 = ctx->info.atomics_path != XWG_ATOMICS_CL12;
     const char *path_define =
-        cl20 ? "#define XWG_PATH_CL20 1\n" : "#define XWG_PATH_CL12 1\n";
+        ctx->info.atomics_path == XWG_ATOMICS_PTX
+            ? "#define XWG_PATH_CL20 1\n#define XWG_PATH_PTX 1\n"
+        : cl20 ? "#define XWG_PATH_CL20 1\n"
+               : "#define XWG_PATH_CL12 1\n";
     /* cl20 needs the C11 atomics of OpenCL C 2.0 or 3.0; cl12 builds as
      * OpenCL C 1.2, which every device accepts. */
     const char *std = !cl20                         ? "-cl-std=CL1.2"
@@ -89,8 +92,12 @@ int xwg_program_build(xwg_context *ctx, const char *source,
     XWG__TRACE("clBuildProgram(%s): %s", full_options, xwg_status_name(err));
     free(full_options);
     if (err != CL_SUCCESS) {
+        char *text = fetch_build_log(program, ctx->device);
+        XWG__TRACE("build log: %.2000s", text != NULL ? text : "(none)");
         if (log != NULL)
-            *log = fetch_build_log(program, ctx->device);
+            *log = text;
+        else
+            free(text);
         clReleaseProgram(program);
         /* A compile error is the user's; other errors (out of resources,
          * bad options) pass through as OpenCL reported them. */

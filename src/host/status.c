@@ -138,3 +138,18 @@ int xwg__copy_versioned(void *dst, const void *src, size_t src_size)
            n - sizeof(size_t));
     return 1;
 }
+
+const char *xwg_atomics_path_name(xwg_atomics_path path)
+{
+    switch (path) {
+    case XWG_ATOMICS_AUTO:
+        return "auto";
+    case XWG_ATOMICS_CL20:
+        return "cl20";
+    case XWG_ATOMICS_CL12:
+        return "cl12";
+    case XWG_ATOMICS_PTX:
+        return "ptx";
+    }
+    return "?";
+}

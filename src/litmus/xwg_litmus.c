@@ -282,7 +282,7 @@ int main(int argc, char **argv)
     L.k = clCreateKernel(prog, "litmus", &err);
     L.info.size = sizeof L.info;
     xwg_context_query(L.xc, &L.info);
-    sc_fences = L.info.atomics_path == XWG_ATOMICS_CL20 &&
+    sc_fences = L.info.atomics_path != XWG_ATOMICS_CL12 &&
                 ((L.info.opencl_c_max >= 200 && L.info.opencl_c_max < 300) ||
                  (L.info.atomic_fence_capabilities &
                   CL_DEVICE_ATOMIC_ORDER_SEQ_CST));
@@ -310,7 +310,7 @@ int main(int argc, char **argv)
         printf("%s (%s path), %u groups of %zu, %u iterations%s\n"
                "%-5s %-6s %-11s %10s %10s %10s %10s  %s\n",
                L.info.device_name,
-               L.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20" : "cl12",
+               xwg_atomics_path_name(L.info.atomics_path),
                L.groups, o.local, o.iterations,
                o.no_overlap ? " (KNOWN-BAD no-overlap harness)" : "", "test",
                "place", "fence", "r=00", "r=01", "r=10", "r=11",
@@ -344,8 +344,7 @@ int main(int argc, char **argv)
                            "\"weak\": %llu, \"runs\": %llu, \"weak_is\": "
                            "\"%s\", \"iterations\": %u}",
                            first ? "" : ",", L.info.device_name,
-                           L.info.atomics_path == XWG_ATOMICS_CL20 ? "cl20"
-                                                                   : "cl12",
+                           xwg_atomics_path_name(L.info.atomics_path),
                            test_names[t], placement_names[pl], fence_names[f],
                            c[0], c[1], c[2], c[3], w, total, verdict,
                            o.iterations);
