@@ -44,12 +44,16 @@
  *                      happens-before everything any work-item does after
  *                      it. A wait longer than the watchdog bound (about a
  *                      second; xwg_launch_options.watchdog_ms) marks the
- *                      launch failed: every later wait ends at once,
- *                      xwg_failed() turns true (at the latest one barrier
- *                      later), and xwg_launch() returns
- *                      XWG_ERROR_BARRIER_TIMEOUT instead of hanging.
- *   xwg_failed()       nonzero once a barrier of this launch timed out; the
- *                      same for all work-items of a group between barriers.
+ *                      launch failed: every wait then ends within 64
+ *                      polls, a group whose wait ended so sees
+ *                      xwg_failed() turn true after that barrier, and
+ *                      xwg_launch() returns XWG_ERROR_BARRIER_TIMEOUT
+ *                      instead of hanging. After a failure, barriers order
+ *                      nothing: only the host's status is authoritative.
+ *   xwg_failed()       nonzero once a barrier wait of this group failed
+ *                      (timed out, or saw the launch marked failed); the
+ *                      same for all work-items of a group between
+ *                      barriers. Sticky for the rest of the launch.
  *   xwg_fence_work_group(), xwg_fence_device(), xwg_fence_system()
  *                      sequentially consistent fences at each scope, like
  *                      CUDA's __threadfence_block(), __threadfence() and

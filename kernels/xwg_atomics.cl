@@ -38,78 +38,41 @@ typedef atomic_uint xwg_word;
 #define XWG__GLOBAL_WORD __global xwg_word
 #define XWG__PTX_ADDR(p) ((ulong)(p))
 
-inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
-{
-    uint v;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
-                 : "=r"(v) : "l"(XWG__PTX_ADDR(p)) : "memory");
-    return v;
-}
+/* One function per instruction: a load, a store, an add without its
+ * result (`red`: nothing waits for a reply from L2), or a
+ * read-modify-write that returns the old value. */
+#define XWG__PTX_LOAD(name, insn)                                              \
+    inline uint name(volatile XWG__GLOBAL_WORD *p)                             \
+    {                                                                          \
+        uint v;                                                                \
+        asm volatile(insn " %0, [%1];"                                         \
+                     : "=r"(v) : "l"(XWG__PTX_ADDR(p)) : "memory");            \
+        return v;                                                              \
+    }
+#define XWG__PTX_STORE(name, insn)                                             \
+    inline void name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
+    {                                                                          \
+        asm volatile(insn " [%0], %1;"                                         \
+                     : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");            \
+    }
+#define XWG__PTX_RMW(name, insn)                                               \
+    inline uint name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
+    {                                                                          \
+        uint old;                                                              \
+        asm volatile(insn " %0, [%1], %2;"                                     \
+                     : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");  \
+        return old;                                                            \
+    }
 
-inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
-{
-    uint v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];"
-                 : "=r"(v) : "l"(XWG__PTX_ADDR(p)) : "memory");
-    return v;
-}
-
-inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    asm volatile("st.release.gpu.global.u32 [%0], %1;"
-                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-}
-
-inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;"
-                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-}
-
-inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    uint old;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;"
-                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-    return old;
-}
-
-inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    uint old;
-    asm volatile("atom.acq_rel.gpu.global.or.b32 %0, [%1], %2;"
-                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-    return old;
-}
-
-inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    uint old;
-    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;"
-                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-    return old;
-}
-
-/* red: the add without its result. Nothing waits for a reply from L2. */
-inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    asm volatile("red.release.gpu.global.add.u32 [%0], %1;"
-                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-}
-
-inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;"
-                 : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-}
-
-inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    uint old;
-    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;"
-                 : "=r"(old) : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");
-    return old;
-}
+XWG__PTX_LOAD(xwg__load_relaxed, "ld.relaxed.gpu.global.u32")
+XWG__PTX_LOAD(xwg__load_acquire, "ld.acquire.gpu.global.u32")
+XWG__PTX_STORE(xwg__store_release, "st.release.gpu.global.u32")
+XWG__PTX_STORE(xwg__store_relaxed, "st.relaxed.gpu.global.u32")
+XWG__PTX_STORE(xwg__add_release, "red.release.gpu.global.add.u32")
+XWG__PTX_STORE(xwg__add_relaxed, "red.relaxed.gpu.global.add.u32")
+XWG__PTX_RMW(xwg__fetch_add_acq_rel, "atom.acq_rel.gpu.global.add.u32")
+XWG__PTX_RMW(xwg__fetch_or_acq_rel, "atom.acq_rel.gpu.global.or.b32")
+XWG__PTX_RMW(xwg__fetch_add_relaxed, "atom.relaxed.gpu.global.add.u32")
 
 /* PTX has no acquire-only fence; acq_rel is the weakest that acquires. */
 inline void xwg__fence_acquire(void)
@@ -164,16 +127,8 @@ inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
                                     memory_scope_device);
 }
 
-/* A read-modify-write that publishes this work-item's earlier writes but
- * acquires nothing (an arrival whose waiter acquires later). */
-inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    return atomic_fetch_add_explicit(p, v, memory_order_release,
-                                     memory_scope_device);
-}
-
-/* The add of xwg__fetch_add_release when the old value is not needed:
- * the caller does not wait for it. */
+/* An add that publishes this work-item's earlier writes (an arrival whose
+ * waiter acquires later); it returns nothing, so nothing waits for it. */
 inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     (void)atomic_fetch_add_explicit(p, v, memory_order_release,
@@ -252,13 +207,7 @@ inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
     return old;
 }
 
-/* The fence before the 1.x read-modify-write makes it act as a release. */
-inline uint xwg__fetch_add_release(volatile XWG__GLOBAL_WORD *p, uint v)
-{
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    return atomic_add(p, v);
-}
-
+/* The fence before the 1.x add makes it act as a release. */
 inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);

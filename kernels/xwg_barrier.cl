@@ -92,7 +92,8 @@ inline void xwg_fence_system(void)
  * Release where a group publishes (arrive, depart), acquire where it
  * collects. The test-only known-bad builds weaken them, to show that the
  * stress tests notice on hardware that reorders (the H200): 3 replaces
- * every release by a relaxed access, 4 makes every access relaxed. */
+ * every release by a relaxed access (the tree's acq_rel cluster arrival
+ * too, so it also loses that acquire), 4 makes every access relaxed. */
 #if defined(XWG_TEST_BROKEN_BARRIER) && (XWG_TEST_BROKEN_BARRIER == 3 || \
                                          XWG_TEST_BROKEN_BARRIER == 4)
 #define XWG__ARRIVE_STORE xwg__store_relaxed

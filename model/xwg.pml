@@ -11,25 +11,37 @@
  *              hardware id), 1 ticket lock (the paper's), 2 stable window
  *              (xwg's), 9 KNOWN-BAD: no closing check (every group joins)
  *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape), 3 tree
- *              (a counter per cluster of FANIN groups, then the counter
- *              scheme among clusters), 9 KNOWN-BAD: a barrier that does
- *              not wait
+ *              (groups arrive at their cluster's word of FANIN groups; the
+ *              last of each cluster arrives at the grid counter, with the
+ *              counter scheme among clusters, waits for its flip, and wakes
+ *              its cluster by flipping the cluster word's top bit),
+ *              9 KNOWN-BAD: a barrier that does not wait
  *   FANIN      groups per cluster of the tree barrier      (default 2)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
- *              "at any time"); a timeout marks the launch failed and later
- *              waits end at once
+ *              "at any time"); a timeout marks the launch failed, and from
+ *              then on every wait may end at once (the kernel reads the flag
+ *              every 64 polls); a wait that ended so has failed, and a
+ *              failed wait releases nobody (the tree's wake, XF's release)
  *
- * One process per group stands for its work-item 0; the work-group
- * barriers that order the other work-items around it (B1, B5 in
- * kernels/xwg_barrier.cl) are abstracted into the process's program order.
+ * One process per group stands for its work-item 0 (in the XF master, for
+ * all its work-items: their strided shares of the slaves are collected one
+ * after the other); the work-group barriers that order the other
+ * work-items around it (B1, B5 in kernels/xwg_barrier.cl) are abstracted
+ * into the process's program order.
  * Spinning is modelled as blocking on the awaited condition, so a spin that
  * can never end is a deadlock: Spin reports it as an invalid end state.
  *
  * Memory: each group's plain stores of user data go to a one-entry store
- * buffer and reach memory at its next release (the arrival: B2), or, under
- * RELAXED, whenever the memory system gets to them. Readers read memory.
+ * buffer and reach memory at its next release (the arrival: B2; for the XF
+ * master, its release of the slaves: B4), or, under RELAXED, whenever the
+ * memory system gets to them. Readers read memory. So the model checks
+ * that nobody passes a barrier early and that every group's arrival
+ * publishes its stores; it does not model acquires, nor the cumulativity
+ * through which the tree's and XF's forwarded releases (the grid arrival
+ * and the wake; the master's release) pass other groups' stores on:
+ * docs/spec.md argues those.
  */
 
 #ifndef N
@@ -76,7 +88,8 @@ bool id_taken[N];       /* for the distinct-ids check */
 /* ---- barrier state (kernels/xwg_barrier.cl) ------------------------------ */
 byte counter = 0;       /* the counter barrier's word */
 bool flag[N];           /* the XF flags, by participant id */
-byte sub[N];            /* the tree's cluster counters */
+byte sub[N];            /* the tree's cluster words: top bit (flipped once per
+                           episode) | arrivals this episode */
 bool failed = false;    /* the watchdog's mark */
 
 /* ---- user data and the specification's bookkeeping ----------------------- */
@@ -88,13 +101,15 @@ byte finished = 0;      /* groups that ended */
 byte completed = 0;     /* participants that passed every barrier */
 byte participants_total = 0;
 
-/* A wait: block until cond, or (WATCHDOG) time out, or see the failure. */
+/* A wait (kernels/xwg_barrier.cl, xwg__await_change): block until cond,
+ * or (WATCHDOG) time out, or end because the launch has failed; a wait
+ * that ends without cond sets wf, the group's "this barrier failed". */
 #if WATCHDOG
 #define AWAIT(cond) \
     if \
     :: cond \
-    :: failed \
-    :: failed = true /* the bound ran out */ \
+    :: failed -> wf = true \
+    :: failed = true; wf = true /* the bound ran out */ \
     fi
 #else
 #define AWAIT(cond) (cond)
@@ -156,39 +171,45 @@ inline discover(g, me, n) {
 inline barrier(me, n, e) {
 #if BARRIER == 2
     /* Counter: group 0 adds TOP - (n - 1), the others 1; the top bit flips
-     * when all n have arrived. B2: the add releases the buffered store. */
-    byte old;
+     * when all n have arrived. B2: the add releases the buffered store; its
+     * old value is not used (on PTX it is a `red`). B3: the counter starts
+     * at 0 in every launch, so before episode e (from 1) its top bit is
+     * the parity of e - 1: wait for the top bit to differ from that. */
+    byte before;
     atomic {
-        old = counter;
+        before = (((e - 1) & 1) == 1 -> TOP : 0);
         counter = (counter + (me == 0 -> TOP - (n - 1) : 1)) % 256;
 #if !RELAXED
         if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
            :: else -> skip fi
 #endif
     };
-    if
-    :: failed -> skip
-    :: else -> AWAIT(((counter ^ old) & TOP) != 0) /* B3 */
-    fi
+    AWAIT(((counter ^ before) & TOP) != 0) /* B3 */
 #elif BARRIER == 1
     /* XF: slaves raise their flag (B2) and wait for the master to lower it
-     * (B4); the master waits for every flag (B3), then lowers them all. */
+     * (B4); the master waits for every flag (B3), and after its exit
+     * barrier (B5) lowers them all, unless a wait of its group has failed
+     * (in this barrier or an earlier one: xwg_failed() is sticky). */
     if
     :: me == 0 ->
         byte i = 1;
         do
-        :: i < n && !failed -> AWAIT(flag[i]); i++
+        :: i < n && !wf -> AWAIT(flag[i]); i++
         :: else -> break
         od;
+        if
+        :: !wf && !gfail ->
 #if !RELAXED
-        if :: pending[0] -> data[0] = buffered[0]; pending[0] = false
-           :: else -> skip fi;
+            if :: pending[0] -> data[0] = buffered[0]; pending[0] = false
+               :: else -> skip fi;
 #endif
-        i = 1;
-        do
-        :: i < n -> flag[i] = false; i++
-        :: else -> break
-        od
+            i = 1;
+            do
+            :: i < n -> flag[i] = false; i++
+            :: else -> break
+            od
+        :: else -> skip
+        fi
     :: else ->
         atomic {
             flag[me] = true;
@@ -197,37 +218,41 @@ inline barrier(me, n, e) {
                :: else -> skip fi
 #endif
         };
-        if
-        :: failed -> skip
-        :: else -> AWAIT(!flag[me])
-        fi
+        AWAIT(!flag[me])
     fi
 #elif BARRIER == 3
-    /* Tree: add to the cluster's counter (B2, releasing the store); the
-     * last of the cluster resets it and adds to the grid counter with the
-     * counter scheme among clusters; everyone waits for the flip (B3). */
+    /* Tree: add 1 to the cluster's word (B2, acq_rel: releasing the store).
+     * A member that is not the last waits for the word's top bit to differ
+     * from the one its add returned (B3/B4). The last of the cluster adds
+     * to the grid counter with the counter scheme among clusters (B2),
+     * waits for its top bit to differ from the episode's parity, as in the
+     * counter barrier (B3), and then wakes the cluster with one add of
+     * TOP - members (B4), which flips the top bit and brings the count
+     * back to 0; if its grid wait failed, it wakes nobody. */
     byte old, before, cl, ncl, members;
-    cl = me / FANIN;
-    ncl = (n + FANIN - 1) / FANIN;
-    members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
-    before = counter & TOP;
     atomic {
+        /* (private to the group) */
+        cl = me / FANIN;
+        ncl = (n + FANIN - 1) / FANIN;
+        members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
+        before = (((e - 1) & 1) == 1 -> TOP : 0);
         old = sub[cl];
-        sub[cl]++;
+        sub[cl] = (sub[cl] + 1) % 256;
 #if !RELAXED
         if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
            :: else -> skip fi
 #endif
     };
     if
-    :: old == members - 1 ->
-        sub[cl] = 0;
-        counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256
-    :: else -> skip
-    fi;
-    if
-    :: failed -> skip
-    :: else -> AWAIT((counter & TOP) != before)
+    :: (old & (TOP - 1)) != members - 1 ->
+        AWAIT(((sub[cl] ^ old) & TOP) != 0)
+    :: else ->
+        counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256;
+        AWAIT(((counter ^ before) & TOP) != 0);
+        if
+        :: !wf -> sub[cl] = (sub[cl] + TOP - members) % 256
+        :: else -> skip
+        fi
     fi
 #elif BARRIER == 9
     /* KNOWN-BAD: a barrier that does not wait. */
@@ -240,6 +265,8 @@ inline barrier(me, n, e) {
 proctype group(byte g)
 {
     byte me = NONE, n = 0, e = 1, other;
+    bool wf = false;    /* a wait of this barrier failed */
+    bool gfail = false; /* a wait of an earlier barrier failed (sticky) */
 
     /* Occupancy-bound scheduling: a group starts only in a free slot. */
     atomic { free_slots > 0 -> free_slots-- };
@@ -266,7 +293,8 @@ proctype group(byte g)
     do
     :: e <= EPISODES ->
         /* A plain store of this episode's value (buffered). */
-        atomic { buffered[me] = e; pending[me] = true };
+        atomic { buffered[me] = e; pending[me] = true; gfail = gfail || wf;
+                 wf = false };
         reached[e]++;
         barrier(me, n, e);
         /* The barrier's specification: nobody passes instance e before

@@ -3,8 +3,10 @@
 # Spin over a matrix of configurations and says, for each, whether the
 # outcome is the expected one:
 #   the shipped protocols (ticket lock, stable window) and barriers (XF,
-#   counter): no assertion violation, no invalid end state (deadlock),
-#   and no non-progress cycle under weak fairness;
+#   counter, tree with clusters of 2; with the stable window also clusters
+#   of 1 and 3, shown as tree-fanin1 and tree-fanin3): no assertion
+#   violation, no invalid end state (deadlock), and no non-progress cycle
+#   under weak fairness;
 #   the watchdog model (discovery skipped, N > K): every run ends, and the
 #   failure flag is set whenever a barrier could not complete;
 #   the known-bad models (no closing check, a barrier that does not wait,
@@ -36,10 +38,13 @@ name_protocol() { case $1 in 0) echo none;; 1) echo ticket;; 2) echo window;; 9)
 name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) echo no-wait;; esac; }
 mismatches=0
 
-# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail)
+# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN]
+# (FANIN: the tree's groups per cluster; the model's default, 2, unless given)
 run() {
-  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8
+  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
+  local bname; bname=$(name_barrier $b)
+  if [ -n "$fanin" ]; then defs="$defs -DFANIN=$fanin"; bname="$bname-fanin$fanin"; fi
   local start end out outcome states
   start=$(date +%s.%N)
   spin $defs -a xwg.pml >/dev/null || { echo "spin failed: $defs" >&2; exit 2; }
@@ -56,7 +61,7 @@ run() {
   if echo "$out" | grep -q "errors: 0"; then outcome=pass; else outcome=fail; fi
   if echo "$out" | grep -q "max search depth too small"; then outcome="incomplete"; fi
   local seconds; seconds=$(awk "BEGIN { printf \"%.2f\", $end - $start }")
-  local line="$(name_protocol $p),$(name_barrier $b),$r,$w,$n,$k,$episodes,$check,$expect,$outcome,$states,$seconds"
+  local line="$(name_protocol $p),$bname,$r,$w,$n,$k,$episodes,$check,$expect,$outcome,$states,$seconds"
   [ -n "$csv" ] && echo "$line" >> "$csv"
   if [ "$outcome" != "$expect" ]; then
     mismatches=$((mismatches + 1))
@@ -75,6 +80,18 @@ for p in 1 2; do
         run $p $b 0 0 $n $k safety pass
         run $p $b 0 0 $n $k liveness pass
       done
+    done
+  done
+done
+# The tree with other cluster sizes (the stable window only): clusters of
+# one group each (every group arrives at the grid counter; the tests' size),
+# and of three (one cluster of 3; or 3 and 1).
+if [ $small -eq 1 ]; then tree_ns="3"; tree_ks="2"; else tree_ns="3 4"; tree_ks="$ks"; fi
+for f in 1 3; do
+  for n in $tree_ns; do
+    for k in $tree_ks; do
+      run 2 3 0 0 $n $k safety pass $f
+      run 2 3 0 0 $n $k liveness pass $f
     done
   done
 done

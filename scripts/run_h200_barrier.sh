@@ -5,7 +5,8 @@
 # data-checked episodes, the Jacobi stencil against its C reference, and
 # the three watchdog misuse cases. Then the known-bad barriers 3 (relaxed
 # releases) and 4 (all relaxed), which x86 and Oclgrind cannot expose, and
-# the cl12 path forced past its failed self-test.
+# the cl12 path forced past its failed self-test. The library picks the ptx
+# path there; the cl20 path gets the same 10^6 episodes per size.
 # Writes $OUT/barrier-stress-h200.csv (columns: see the header line) and a log.
 set -uo pipefail
 out=${OUT:-./h200-out}
@@ -25,6 +26,12 @@ for broken in 3 4; do
   timeout 120 $driver --platform-name NVIDIA --local-size 256 --episodes 20000 \
       --launches 2 --only stress --broken $broken --csv "$csv" \
       --label "nvidia-known-bad-$broken"
+done
+for local in 64 256 1024; do
+  echo "== the cl20 path (C11 atomics as NVIDIA compiles them), $local" >&2
+  XWG_ATOMICS=cl20 timeout 400 $driver --platform-name NVIDIA --local-size $local \
+      --episodes 100000 --launches 10 --only stress --csv "$csv" \
+      --label nvidia-cl20 || status=1
 done
 echo "== the cl12 path, forced past its failed self-test" >&2
 XWG_ATOMICS=cl12 XWG_SELF_TEST=report timeout 200 $driver --platform-name NVIDIA \
