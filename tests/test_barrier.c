@@ -1,7 +1,8 @@
 /*
  * test_barrier.c - the global barrier on PoCL: stress with data checks,
  * a stencil that must match a C reference bit for bit, the watchdog's
- * misuse cases, asynchronous launches, and the fence helpers.
+ * misuse cases, the default barrier's choice by launch size, asynchronous
+ * launches, and the fence helpers.
  *
  * PoCL runs one group per worker thread; ctest sets 2 threads (the cores
  * of a CI machine), so launches have 2 groups of 1024 work-items. With
