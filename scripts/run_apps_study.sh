@@ -2,8 +2,9 @@
 # run_apps_study.sh [build_dir] - the graph applications on the local
 # implementations, both versions, into results/study.csv (columns:
 # implementation, device, app, graph, variant, time_ms, groups,
-# iterations, verified). PoCL with 2 worker threads; Mesa rusticl is
-# refused by xwg's barrier self-test, which the CSV records.
+# iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
+# grid with its race checkers (timings there are a simulator's); Mesa
+# rusticl is refused by xwg's barrier self-test, which the CSV records.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -19,6 +20,16 @@ for g in grid:128x128 grid:256x256 rmat:12 rmat:14 rmat:16; do
   OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 \
     "$build/xwg-apps" --graph "$g" --repeat 3 --csv "$csv" --label pocl-2threads >&2
 done
+echo "== Oclgrind (small grid; its race and uninitialised-value checkers)" >&2
+if command -v oclgrind >/dev/null; then
+  # Oclgrind runs its own ICD; the classifier fails the run on any report
+  # the barrier cannot explain (tests/oclgrind_reports.py).
+  timeout 900 python3 "$root/tests/oclgrind_reports.py" -- oclgrind \
+      --data-races --uninitialized --max-errors 100000000 --num-threads 2 \
+      "$build/xwg-apps" --graph grid:8x8 --local-size 16 --csv "$csv" \
+      --label oclgrind-2threads >&2 ||
+    echo "run_apps_study: Oclgrind reported real races or wrong answers" >&2
+fi
 echo "== rusticl (expected: refused)" >&2
 if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
     "$build/xwg-apps" --graph grid:32x32 --label rusticl >&2; then
