@@ -132,7 +132,7 @@ static void row(bench *b, const char *variant, size_t local, const char *occ,
 /* Device time (us) of one launch of `count` barriers; median of 5. */
 static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
                                 const xwg_launch_options *o, cl_uint count,
-                                cl_uint *groups)
+                                cl_uint *groups, xwg_barrier_algo *ran)
 {
     double t[5];
     for (int i = 0; i < 5; i++) {
@@ -149,6 +149,7 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
         }
         t[i] = event_us(ev);
         *groups = info.groups;
+        *ran = info.barrier;
     }
     qsort(t, 5, sizeof *t, cmp_double);
     return t[2];
@@ -212,8 +213,12 @@ static void measure_size(bench *b, size_t local)
             lo.groups = groups;
             lo.barrier = (xwg_barrier_algo)a;
             cl_uint g1 = 0, g2 = 0;
-            double t1 = barrier_launch_us(b, k, local, &lo, b->e1, &g1);
-            double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2);
+            xwg_barrier_algo ran = XWG_BARRIER_DEFAULT;
+            double t1 = barrier_launch_us(b, k, local, &lo, b->e1, &g1, &ran);
+            double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2, &ran);
+            if (a == XWG_BARRIER_DEFAULT)
+                fprintf(stderr, "xwg-bench: the default ran the %s barrier\n",
+                        algo_names[ran]);
             char name[96];
             snprintf(name, sizeof name, "barrier/%s%s%s", algo_names[a],
                      *b->tag ? "+" : "", b->tag);
@@ -292,10 +297,13 @@ static void dump_binary(cl_program prog, const char *path)
 }
 
 /* "counter,tree" -> algos[COUNTER] = algos[TREE] = 1 (by
- * xwg_barrier_algo; "default" is XWG_BARRIER_DEFAULT, 0). */
+ * xwg_barrier_algo; "default" is XWG_BARRIER_DEFAULT, 0). 0 for an empty,
+ * too long or unknown list. */
 static int parse_algos(const char *list, int algos[4])
 {
     char copy[64];
+    if (!*list || strlen(list) >= sizeof copy)
+        return 0;
     snprintf(copy, sizeof copy, "%s", list);
     memset(algos, 0, 4 * sizeof *algos);
     for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
@@ -334,11 +342,21 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--tag")) b.tag = v;
         else if (!strcmp(o, "--build-options")) options = v;
         else if (!strcmp(o, "--dump-binary")) binary = v;
-        else if (!strcmp(o, "--algos") && parse_algos(v, b.algos)) continue;
-        else {
+        else if (!strcmp(o, "--algos")) {
+            if (!parse_algos(v, b.algos)) {
+                fprintf(stderr, "xwg-bench: --algos takes a list of xf, "
+                                "counter, tree, default\n");
+                return 2;
+            }
+        } else {
             fprintf(stderr, "xwg-bench: unknown option %s\n", o);
             return 2;
         }
+    }
+    if (options && !*b.tag) {
+        fprintf(stderr, "xwg-bench: --build-options needs a --tag, so that "
+                        "its rows differ from the shipped ones\n");
+        return 2;
     }
     if (b.e2 <= b.e1 + 4) {
         fprintf(stderr, "xwg-bench: --e2 must exceed --e1\n");

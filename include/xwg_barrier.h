@@ -123,7 +123,7 @@ extern "C" {
 /* ---- Version -------------------------------------------------------- */
 
 #define XWG_VERSION_MAJOR 0
-#define XWG_VERSION_MINOR 1
+#define XWG_VERSION_MINOR 2
 #define XWG_VERSION_PATCH 0
 #define XWG_VERSION_HEX \
     ((XWG_VERSION_MAJOR << 16) | (XWG_VERSION_MINOR << 8) | XWG_VERSION_PATCH)
@@ -182,7 +182,9 @@ typedef enum xwg_atomics_path {
 } xwg_atomics_path;
 
 /* "auto", "cl20", "cl12" or "ptx" (the words XWG_ATOMICS takes); "?" for
- * any other value. Never NULL; the string is static. */
+ * any other value. Never NULL; the string is static. Note: `ptx` has the
+ * cl20 path's semantics (C11 orders at device scope), so code that asks
+ * "are C11 atomics in use?" should test `!= XWG_ATOMICS_CL12`. */
 XWG_EXPORT const char *xwg_atomics_path_name(xwg_atomics_path path);
 
 /* Which occupancy discovery protocol XWG_DISCOVER() runs. */
@@ -243,8 +245,9 @@ typedef struct xwg_options {
      * the device once per context and converts. 0: the device's default,
      * see xwg_device_info.discovery_window_us. */
     cl_uint discovery_window_us;
-    /* The barrier of launches on this context (env XWG_BARRIER=xf|counter|tree
-     * overrides); a launch option can still pick another. */
+    /* The barrier of launches on this context (env
+     * XWG_BARRIER=xf|counter|tree|default overrides); a launch option can
+     * still pick another. DEFAULT: each launch chooses by its size. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;
@@ -410,7 +413,7 @@ typedef struct xwg_launch_options {
      * context's calibration; contended polls are slower, so real waits
      * run at least this long. */
     cl_uint watchdog_ms;
-    xwg_barrier_algo barrier; /* DEFAULT: the context's */
+    xwg_barrier_algo barrier; /* DEFAULT: the context's, else by size */
 } xwg_launch_options;
 
 #define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0, 0, \

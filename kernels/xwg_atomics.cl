@@ -36,6 +36,8 @@
  * nor moves other memory accesses across it. */
 typedef atomic_uint xwg_word;
 #define XWG__GLOBAL_WORD __global xwg_word
+/* A __global pointer as the 64-bit address that .global instructions take
+ * (NVVM's global addresses are also the generic ones). */
 #define XWG__PTX_ADDR(p) ((ulong)(p))
 
 /* One function per instruction: a load, a store, an add without its
@@ -55,6 +57,8 @@ typedef atomic_uint xwg_word;
         asm volatile(insn " [%0], %1;"                                         \
                      : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");            \
     }
+/* red has a store's operands: an address and a value, no result. */
+#define XWG__PTX_RED(name, insn) XWG__PTX_STORE(name, insn)
 #define XWG__PTX_RMW(name, insn)                                               \
     inline uint name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
     {                                                                          \
@@ -68,8 +72,8 @@ XWG__PTX_LOAD(xwg__load_relaxed, "ld.relaxed.gpu.global.u32")
 XWG__PTX_LOAD(xwg__load_acquire, "ld.acquire.gpu.global.u32")
 XWG__PTX_STORE(xwg__store_release, "st.release.gpu.global.u32")
 XWG__PTX_STORE(xwg__store_relaxed, "st.relaxed.gpu.global.u32")
-XWG__PTX_STORE(xwg__add_release, "red.release.gpu.global.add.u32")
-XWG__PTX_STORE(xwg__add_relaxed, "red.relaxed.gpu.global.add.u32")
+XWG__PTX_RED(xwg__add_release, "red.release.gpu.global.add.u32")
+XWG__PTX_RED(xwg__add_relaxed, "red.relaxed.gpu.global.add.u32")
 XWG__PTX_RMW(xwg__fetch_add_acq_rel, "atom.acq_rel.gpu.global.add.u32")
 XWG__PTX_RMW(xwg__fetch_or_acq_rel, "atom.acq_rel.gpu.global.or.b32")
 XWG__PTX_RMW(xwg__fetch_add_relaxed, "atom.relaxed.gpu.global.add.u32")

@@ -13,20 +13,25 @@
  *               scope;
  *   B3 collect: the waiter acquires every arrival (directly, or through the
  *               master), at device scope;
- *   B4 depart:  (XF only) the master releases the slaves at device scope,
- *               and each slave acquires that release;
- *   B5 exit:    a work-group barrier hands what work-item 0 acquired to
+ *   B4 depart:  (XF, tree) the master releases the slaves, or the last of
+ *               a tree cluster wakes its members, at device scope, and
+ *               each acquires that release;
+ *   B5 exit:    a work-group barrier hands what the group's waiters (work-
+ *               item 0; every work-item of the XF master) acquired to
  *               every work-item of the group.
- * The proof covers the cl20 path (C11 acquire/release at device scope).
- * The cl12 path builds the same steps from fences and 1.x atomics and rests
- * on tests: OpenCL 1.x has no memory model to prove it against.
+ * The proof (docs/spec.md) covers the cl20 path (C11 acquire/release at
+ * device scope) and the ptx path (the same orders in PTX). The cl12 path
+ * builds the same steps from fences and 1.x atomics and rests on tests:
+ * OpenCL 1.x has no memory model to prove it against.
  *
  * Every work-item of every participant must call xwg_barrier() the same
  * number of times. A wait that exceeds the watchdog bound (a count of
- * polls, calibrated by the host to about a second) marks the state failed;
- * every wait, in any group, then ends within 64 polls, the group's
- * xwg_failed() turns true after that barrier, and the host reports
- * XWG_ERROR_BARRIER_TIMEOUT. Work-group barriers
+ * polls, calibrated by the host to about a second) marks the state failed,
+ * and the host reports XWG_ERROR_BARRIER_TIMEOUT. Every wait still waiting,
+ * in any group, then ends within 64 polls, and its group's xwg_failed()
+ * turns true after that barrier; a wait that sees its own condition first
+ * ends normally, so after a failure some groups may never see it, and
+ * barriers no longer order anything. Work-group barriers
  * are never skipped, so a failed barrier still keeps each group's control
  * flow uniform.
  */
@@ -104,6 +109,8 @@ inline void xwg_fence_system(void)
 #define XWG__ARRIVE_ADD xwg__add_release
 #define XWG__COMBINE_ADD xwg__fetch_add_acq_rel
 #endif
+/* The tree's wake publishes what its waker acquired, as an arrival does. */
+#define XWG__WAKE_ADD XWG__ARRIVE_ADD
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 4
 #define XWG__COLLECT_LOAD xwg__load_relaxed
 #define XWG__COLLECT_FENCE()
@@ -125,6 +132,12 @@ inline void xwg_fence_system(void)
  *      for all of the work-item's outstanding memory accesses). */
 #ifndef XWG_TUNE_COLLECT
 #define XWG_TUNE_COLLECT 1
+#endif
+#if XWG_TUNE_COLLECT < 0 || XWG_TUNE_COLLECT > 2
+#error "xwg: XWG_TUNE_COLLECT must be 0, 1 or 2"
+#endif
+#if XWG__TREE_FANIN < 1
+#error "xwg: XWG__TREE_FANIN must be at least 1"
 #endif
 
 inline uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
@@ -211,12 +224,12 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
  * from 0 in local memory) the top bit is e's parity: an arrival need not
  * wait for the add's old value, and is a fire-and-forget `red` on PTX. */
 
-/* The grid counter's top bit before this group's next episode; counts the
- * episode. Work-item 0 only. */
-inline uint xwg__next_episode_sense(xwg_self self)
+/* Begins this group's next episode (counts it) and returns the grid
+ * counter's top bit as it stands before that episode. Work-item 0 only. */
+inline uint xwg__begin_episode(xwg_self self)
 {
-    uint e = self.shared[5]++;
-    return (e & 1u) ? XWG__CLOSED : 0u;
+    uint e = self.shared[XWG__SH_EPISODES]++;
+    return (e & 1u) ? XWG__SENSE : 0u;
 }
 
 /* Work-item 0 only. */
@@ -225,8 +238,8 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
     if (get_local_id(0) != 0)
         return 0u;
-    const uint before = xwg__next_episode_sense(self);
-    uint add = self.group_id == 0u ? XWG__CLOSED - (self.num_groups - 1u)
+    const uint before = xwg__begin_episode(self);
+    uint add = self.group_id == 0u ? XWG__SENSE - (self.num_groups - 1u)
                                    : 1u;
     /* B2 arrive: the release publishes the group's accesses (ordered
      * before this by B1). Every arrival is a read-modify-write, so each
@@ -235,7 +248,7 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     /* B3 collect: wait for the top bit to differ from the one before our
      * arrival; the acquire that sees the flip synchronises with every
      * group's arrival. */
-    return xwg__await_change(counter, before, XWG__CLOSED, self.state, bound);
+    return xwg__await_change(counter, before, XWG__SENSE, self.state, bound);
 }
 
 /* ---- Tree barrier: combining by cluster, waking by cluster -----------------
@@ -264,27 +277,27 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
                              self.num_groups - cluster * XWG__TREE_FANIN);
     volatile XWG__GLOBAL_WORD *sub =
         &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
-    const uint before = xwg__next_episode_sense(self);
+    const uint before = xwg__begin_episode(self);
     /* B2 arrive (cluster): release this group's accesses. acq_rel: the
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
     uint old = XWG__COMBINE_ADD(sub, 1u);
-    if ((old & ~XWG__CLOSED) != members - 1u) {
+    if ((old & ~XWG__SENSE) != members - 1u) {
         /* B3/B4 (a member): wait for the last of the cluster to flip the
          * top bit, and acquire that flip. */
-        return xwg__await_change(sub, old, XWG__CLOSED, self.state, bound);
+        return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
     }
     /* The last of the cluster arrives at the grid counter for all of it
      * (B2, releasing what it acquired from its cluster)... */
-    uint add = cluster == 0u ? XWG__CLOSED - (clusters - 1u) : 1u;
+    uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
     XWG__ARRIVE_ADD(top, add);
     /* ...waits for the grid counter's flip and acquires it (B3)... */
-    if (xwg__await_change(top, before, XWG__CLOSED, self.state, bound))
+    if (xwg__await_change(top, before, XWG__SENSE, self.state, bound))
         return 1u; /* a failed barrier wakes nobody */
     /* ...and wakes the cluster (B4): the flip of the top bit, and the
      * count (now `members`) back to 0, in one release that publishes
      * everything acquired from the grid. */
-    XWG__ARRIVE_ADD(sub, XWG__CLOSED - members);
+    XWG__WAKE_ADD(sub, XWG__SENSE - members);
     return 0u;
 }
 
@@ -332,7 +345,7 @@ inline uint xwg__xf_arrive_or_collect(xwg_self self, uint bound)
  * after the exit barrier, PoCL 3.1 writes outside the kernel's buffers. */
 inline void xwg__xf_release(xwg_self self)
 {
-    if (self.group_id != 0u || self.shared[2] != 0u)
+    if (self.group_id != 0u || self.shared[XWG__SH_FAILED] != 0u)
         return;
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
     const uint size = (uint)get_local_size(0);
@@ -376,7 +389,7 @@ inline void xwg_barrier_of(xwg_self self)
     /* xwg_failed() is sticky. Several XF master work-items may fail at
      * once, so the mark is an atomic OR on local memory. */
     if (failed)
-        (void)atomic_or(&self.shared[2], 1u);
+        (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
     /* B5 exit: what the waiters acquired, to every work-item. */
     XWG__WG_BARRIER();
 #undef XWG__WG_BARRIER
@@ -387,7 +400,7 @@ inline void xwg_barrier_of(xwg_self self)
 /* Nonzero once a barrier wait of this group has failed (timed out, or seen
  * another group's timeout). The same for every work-item of a group
  * between two barriers. */
-inline uint xwg_failed_of(xwg_self self) { return self.shared[2]; }
+inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
 
 #define xwg_barrier() xwg_barrier_of(xwg__self)
 #define xwg_failed() xwg_failed_of(xwg__self)

@@ -15,16 +15,23 @@
  * barriers, so such a spin would never end).
  */
 
+/* The group's shared words, in local memory. Work-item 0 writes them in
+ * XWG_DISCOVER() before a work-group barrier, except: */
+#define XWG__SH_ID 0u       /* the group's id among the participants */
+#define XWG__SH_COUNT 1u    /* the participants; 0: the group returns */
+#define XWG__SH_FAILED 2u   /* xwg_failed(): a barrier wait of this group
+                               failed. Set inside xwg_barrier() before its
+                               exit work-group barrier, read by all after
+                               it, so a group's work-items agree */
+#define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
+#define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
+#define XWG__SH_EPISODES 5u /* barrier episodes begun; work-item 0 only */
+#define XWG__SH_WORDS 6u
+
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
     volatile XWG__GLOBAL_WORD *state;
-    /* The group's shared words: [0] id, [1] count, [2] xwg_failed():
-     * whether a barrier wait of this group failed (set inside
-     * xwg_barrier() before its exit work-group barrier, read by all after
-     * it, so every work-item of a group sees the same value), [3] [4] the
-     * barrier algorithm and watchdog bound, [5] the barrier episodes
-     * begun, which only work-item 0 reads and writes. */
-    __local uint *shared;
+    __local uint *shared; /* the group's words, XWG__SH_* below */
     uint group_id;   /* 0 .. num_groups-1 among the participants */
     uint num_groups; /* participants; 0 in a group that must return */
     /* The launch's barrier algorithm and watchdog bound, read from the
@@ -188,22 +195,22 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
             if (id == 0xffffffffu || mode == XWG__MODE_DISCOVERY_ONLY)
                 count = 0u;
         }
-        shared[0] = id;
-        shared[1] = count;
-        shared[2] = 0u;
-        shared[3] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
-        shared[4] = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
-        shared[5] = 0u; /* barrier episodes begun (work-item 0's count) */
+        shared[XWG__SH_ID] = id;
+        shared[XWG__SH_COUNT] = count;
+        shared[XWG__SH_FAILED] = 0u;
+        shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
+        shared[XWG__SH_WATCHDOG] = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
+        shared[XWG__SH_EPISODES] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
     xwg_self self;
     self.state = state;
     self.shared = shared;
-    self.group_id = shared[0];
-    self.num_groups = shared[1];
-    self.barrier_algo = shared[3];
-    self.watchdog = shared[4];
+    self.group_id = shared[XWG__SH_ID];
+    self.num_groups = shared[XWG__SH_COUNT];
+    self.barrier_algo = shared[XWG__SH_ALGO];
+    self.watchdog = shared[XWG__SH_WATCHDOG];
     return self;
 }
 
@@ -211,7 +218,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
 #define XWG_DISCOVER()                                                       \
-    __local uint xwg__shared_ids[6];                                          \
+    __local uint xwg__shared_ids[XWG__SH_WORDS];                                          \
     const xwg_self xwg__self = xwg__discover(xwg__state, xwg__shared_ids);    \
     if (xwg__self.num_groups == 0u)                                           \
     return

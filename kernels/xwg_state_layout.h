@@ -4,9 +4,13 @@
  * embedded in front of the kernel-side library, so the two cannot disagree.
  *
  * The buffer is an array of 32-bit words. The host writes the header words
- * before every launch and zeroes the rest. Each word that groups contend on
- * sits on its own 128-byte line, so that spinning on one does not slow the
- * writers of another.
+ * before every launch, and zeroes the rest (the flags) unless the buffer's
+ * last launch completed every barrier: that leaves every XF flag at 0 and
+ * every tree cluster word with a count of 0 (its top bit, the sense, may be
+ * either), and both barriers work from there (the XF master waits for a
+ * flag to equal 1; a tree member compares top bits with what its own
+ * arrival read). Each word that groups contend on sits on its own 128-byte
+ * line, so that spinning on one does not slow the writers of another.
  */
 #ifndef XWG_STATE_LAYOUT_H
 #define XWG_STATE_LAYOUT_H
@@ -48,5 +52,7 @@
 #define XWG__MODE_CALIBRATE 3u      /* group 0 times the window loop */
 
 #define XWG__CLOSED 0x80000000u /* stable window: the poll has closed */
+#define XWG__SENSE 0x80000000u  /* counter and tree barriers: the bit that
+                                   flips once per episode */
 
 #endif

@@ -210,6 +210,13 @@ START_TEST(ptx_path_is_refused_off_nvidia_and_leaks_nothing)
     ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
                      XWG_ERROR_UNSUPPORTED_DEVICE);
     ck_assert_ptr_null(xc);
+    /* With the self-test skipped, the forced path is still built once. */
+    opts.self_test = XWG_SELF_TEST_SKIP;
+    xc = (xwg_context *)1;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &opts, &xc),
+                     XWG_ERROR_UNSUPPORTED_DEVICE);
+    ck_assert_ptr_null(xc);
+    opts.self_test = XWG_SELF_TEST_REQUIRE;
     unsetenv("XWG_ATOMICS");
     ck_assert_uint_eq(test_refcount_context(env.cl), before);
 

@@ -11,6 +11,7 @@
  * runs the stress and the Jacobi cases alone (XWG_TEST_CASE), expecting
  * wrong values and mismatches.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
 #include "test_util.h"
 
@@ -309,6 +310,7 @@ START_TEST(default_barrier_follows_the_launch_size)
         "    if (get_local_id(0) == 0) out[xwg_group_id()] = 1u;\n"
         "}\n";
     test_env env;
+    unsetenv("XWG_BARRIER");
     test_env_open(&env, NULL);
     xwg_device_info dev = XWG_DEVICE_INFO_INIT;
     xwg_context_query(env.xc, &dev);
@@ -343,6 +345,14 @@ START_TEST(default_barrier_follows_the_launch_size)
                      XWG_BARRIER_COUNTER);
     clReleaseMemObject(out);
     clReleaseKernel(k);
+    test_env_close(&env);
+
+    /* ...and XWG_BARRIER=default wins over the context's choice. */
+    setenv("XWG_BARRIER", "default", 1);
+    test_env_open(&env, &opts);
+    xwg_context_query(env.xc, &dev);
+    ck_assert_int_eq(dev.barrier, XWG_BARRIER_DEFAULT);
+    unsetenv("XWG_BARRIER");
     test_env_close(&env);
 }
 END_TEST

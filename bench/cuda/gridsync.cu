@@ -79,6 +79,8 @@ static float time_syncs(int blocks, int threads, unsigned count)
         CHECK(cudaEventSynchronize(b));
         CHECK(cudaEventElapsedTime(&best[r], a, b));
     }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
     // The median of 5, in microseconds.
     for (int i = 0; i < 5; i++)
         for (int j = i + 1; j < 5; j++)
@@ -102,6 +104,8 @@ static float time_pingpong(unsigned *flags, unsigned rounds, int relaxed)
     CHECK(cudaEventSynchronize(b));
     float ms;
     CHECK(cudaEventElapsedTime(&ms, a, b));
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
     return ms * 1000.0f;
 }
 
@@ -119,6 +123,8 @@ static float time_relaunch(int blocks, int threads, unsigned count,
     CHECK(cudaEventSynchronize(b));
     float ms;
     CHECK(cudaEventElapsedTime(&ms, a, b));
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
     return ms * 1000.0f;
 }
 

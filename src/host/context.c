@@ -85,8 +85,9 @@ static int apply_environment(xwg_options *opts)
         "XWG_DISCOVERY", {"ticket", "window", NULL},
         {XWG_DISCOVERY_TICKET_LOCK, XWG_DISCOVERY_STABLE_WINDOW}};
     static const env_choice barrier = {
-        "XWG_BARRIER", {"xf", "counter", "tree", NULL},
-        {XWG_BARRIER_XF, XWG_BARRIER_COUNTER, XWG_BARRIER_TREE}};
+        "XWG_BARRIER", {"xf", "counter", "tree", "default", NULL},
+        {XWG_BARRIER_XF, XWG_BARRIER_COUNTER, XWG_BARRIER_TREE,
+         XWG_BARRIER_DEFAULT}};
     static const env_choice self_test = {
         "XWG_SELF_TEST", {"require", "report", "skip", NULL},
         {XWG_SELF_TEST_REQUIRE, XWG_SELF_TEST_REPORT, XWG_SELF_TEST_SKIP}};
@@ -150,14 +151,16 @@ static int context_has_device(cl_context context, cl_device_id device)
 
 /* On an NVIDIA device, the ptx path is tried first: the same orders as
  * cl20 at a third of the cost on the H200 (results/README.md). It is kept
- * only if it builds and passes the self-test; otherwise the probe's choice
- * comes back, as if ptx had never been tried. */
-static int try_ptx_path(xwg_context *ctx)
+ * (*kept = 1) only if it builds and passes the self-test; if it does not
+ * build or fails, the probe's choice comes back, as if ptx had never been
+ * tried. Any other error (the device failing the launch) is returned. */
+static int try_ptx_path(xwg_context *ctx, int *kept)
 {
     xwg_device_info *info = &ctx->info;
+    *kept = 0;
     if (strstr(info->platform_name, "NVIDIA") == NULL ||
         info->opencl_c_max < 200)
-        return 0;
+        return XWG_SUCCESS;
     xwg_atomics_path probed = info->atomics_path;
     char probed_reason[sizeof info->atomics_reason];
     memcpy(probed_reason, info->atomics_reason, sizeof probed_reason);
@@ -168,15 +171,39 @@ static int try_ptx_path(xwg_context *ctx)
                  "an NVIDIA device, and PTX's own acquire/release passed the "
                  "barrier self-test (the capabilities alone: %.120s)",
                  probed_reason);
-        return 1;
+        *kept = 1;
+        return XWG_SUCCESS;
     }
+    if (err != XWG_SUCCESS && err != XWG_ERROR_BUILD_FAILED &&
+        err != CL_INVALID_BUILD_OPTIONS)
+        return err;
     XWG__TRACE("ptx on %s: %s, self-test %d; back to the probe's choice",
                info->device_name, xwg_status_name(err), (int)info->self_test);
     info->atomics_path = probed;
     memcpy(info->atomics_reason, probed_reason, sizeof probed_reason);
     info->self_test = XWG_SELF_TEST_NOT_RUN;
+    info->self_test_errors = info->self_test_groups = 0;
+    info->self_test_episodes = 0;
     info->poll_ns = 0; /* calibrate again, on the next path's loop */
-    return 0;
+    return XWG_SUCCESS;
+}
+
+/* With the self-test skipped, a forced path is still built once, so that a
+ * path the device cannot compile is refused here, not at every build. */
+static int forced_path_builds(xwg_context *ctx)
+{
+    static const char probe[] = "__kernel void xwg_probe(XWG_STATE)\n"
+                                "{\n"
+                                "    XWG_DISCOVER();\n"
+                                "    xwg_barrier();\n"
+                                "}\n";
+    cl_program prog = NULL;
+    int err = xwg_program_build(ctx, probe, NULL, &prog, NULL);
+    if (prog != NULL)
+        clReleaseProgram(prog);
+    return err == XWG_ERROR_BUILD_FAILED || err == CL_INVALID_BUILD_OPTIONS
+               ? XWG_ERROR_UNSUPPORTED_DEVICE
+               : err;
 }
 
 /* Runs the barrier self-test, and lets it settle the path where the
@@ -189,8 +216,11 @@ static int try_ptx_path(xwg_context *ctx)
 static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
 {
     xwg_device_info *info = &ctx->info;
-    if (forced == XWG_ATOMICS_AUTO && try_ptx_path(ctx))
-        return XWG_SUCCESS;
+    if (forced == XWG_ATOMICS_AUTO) {
+        int kept, err = try_ptx_path(ctx, &kept);
+        if (err != XWG_SUCCESS || kept)
+            return err;
+    }
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
         info->opencl_c_max < 200) {
         int err = xwg__run_self_test(ctx);
@@ -305,6 +335,13 @@ int xwg_context_create(cl_context context, cl_device_id device,
             xwg_context_release(ctx);
             return err;
         }
+    } else if (options.atomics != XWG_ATOMICS_AUTO &&
+               (err = forced_path_builds(ctx)) != XWG_SUCCESS) {
+        XWG__TRACE("%s refused: forced path %s does not build",
+                   ctx->info.device_name,
+                   xwg_atomics_path_name(options.atomics));
+        xwg_context_release(ctx);
+        return err;
     }
     *out = ctx;
     return XWG_SUCCESS;

@@ -6,8 +6,8 @@
  * an event so that out-of-order queues work too: a write of the state
  * buffer, then the kernel. The write covers the header (mode, protocol,
  * window, barrier, watchdog) and, when the buffer is new or its last launch
- * failed, the barrier flags too (a completed launch leaves every flag
- * lowered). Oclgrind forgets that memory was initialised when a later
+ * failed, the barrier flags too (a completed launch leaves them as the
+ * barriers start from: see xwg_state_layout.h). Oclgrind forgets that memory was initialised when a later
  * write covers only part of a buffer, so there every write covers the
  * whole buffer. xwg_launch_finish() waits for the kernel and reads two
  * words back: the participants and the failed flag.
@@ -38,7 +38,7 @@ struct xwg_pending {
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
 /* The barrier a launch runs: the caller's, else the context's, else the
- * faster of counter and tree for its size. */
+ * faster of counter and tree for the groups expected to take part. */
 static xwg_barrier_algo barrier_for(const xwg_context *ctx,
                                     xwg_barrier_algo asked, cl_uint groups)
 {
@@ -92,9 +92,10 @@ static int read_options(const xwg_launch_options *opts,
 /* How many groups to launch: forced, or discovered (which also checks
  * the state argument and the local size, and calibrates). */
 static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
-                       const xwg_launch_options *o, cl_uint *groups)
+                       const xwg_launch_options *o, cl_uint *groups,
+                       cl_uint *participants)
 {
-    *groups = o->groups;
+    *groups = *participants = o->groups;
     if (*groups == 0 || !o->skip_discovery) {
         xwg_occupancy occ = XWG_OCCUPANCY_INIT;
         int err = xwg_discover(ctx, kernel, local_size, &occ);
@@ -102,6 +103,8 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
             return err;
         if (*groups == 0)
             *groups = occ.groups;
+        /* The in-kernel protocol admits no more than discovery found. */
+        *participants = *groups < occ.groups ? *groups : occ.groups;
     }
     return XWG_SUCCESS;
 }
@@ -143,14 +146,14 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         return XWG_ERROR_INVALID_ARGUMENT;
     xwg_launch_options o;
     int err = read_options(opts, &o);
-    cl_uint state_arg = 0, groups = 0;
+    cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
     cl_ulong local_mem = 0;
     if (err == XWG_SUCCESS)
         err = xwg__find_state_arg(kernel, &state_arg);
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
-        err = size_launch(ctx, kernel, local_size, &o, &groups);
+        err = size_launch(ctx, kernel, local_size, &o, &groups, &expected);
     /* Kernel-side ids are 32-bit: a larger grid would wrap them. */
     if (err == XWG_SUCCESS && (size_t)groups * local_size > 0xffffffffu)
         err = XWG_ERROR_INVALID_ARGUMENT;
@@ -170,7 +173,7 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     p->ctx = ctx;
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
-    xwg_barrier_algo algo = barrier_for(ctx, o.barrier, groups);
+    xwg_barrier_algo algo = barrier_for(ctx, o.barrier, expected);
     p->barrier = algo;
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
@@ -223,7 +226,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0, p->barrier};
-    /* Only a launch whose barriers all completed leaves the flags lowered. */
+    /* Only a launch whose barriers all completed leaves the flags as the
+     * barriers start from (xwg_state_layout.h). */
     p->state.flags_clean = err == CL_SUCCESS && !failed;
     pending_free(p);
     if (err != CL_SUCCESS)
