@@ -659,10 +659,17 @@ def section_performance(rep):
                        "cuda", "pingpong"),
                       ("CUDA, every access relaxed", "cuda",
                        "pingpong/relaxed"))]
+        acq_polls = get("xwg-nvidia-atom", "pingpong", 64, "2 groups")
         out += ["", "The floor, microseconds per round trip between two "
                 "groups:", "",
                 md_table(["hand-off", "us"],
                          [[n, fmt(v)] for n, v in floors], "lr")]
+        if acq_polls is not None:
+            out += ["", "xwg's ping-pong waits as its barriers do (relaxed "
+                    "polls, then one acquire load: `XWG_TUNE_COLLECT=1`); "
+                    "CUDA's acquires on every poll. Like for like, with "
+                    "every poll an acquire (`XWG_TUNE_COLLECT=0`, the run "
+                    "before `red`), xwg's took %s us." % fmt(acq_polls)]
         # Every variant at full occupancy, the shipped one last.
         variants = []
         for r in rows:
