@@ -64,24 +64,39 @@ __global__ void pingpong(unsigned *flags, unsigned rounds, int relaxed)
         }                                                                      \
     } while (0)
 
+// Creates two events and records the first: a timer started on stream 0.
+static void start_timer(cudaEvent_t *a, cudaEvent_t *b)
+{
+    CHECK(cudaEventCreate(a));
+    CHECK(cudaEventCreate(b));
+    CHECK(cudaEventRecord(*a));
+}
+
+// Stops the timer: microseconds from the first event to now (on stream
+// 0), once the work between them has finished; releases both events.
+static float stop_timer_us(cudaEvent_t a, cudaEvent_t b)
+{
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return ms * 1000.0f;
+}
+
+// One cooperative launch of `count` grid.sync() calls; median of 5, in us.
 static float time_syncs(int blocks, int threads, unsigned count)
 {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
     float best[5];
     for (int r = 0; r < 5; r++) {
         void *args[] = {&count};
-        CHECK(cudaEventRecord(a));
+        cudaEvent_t a, b;
+        start_timer(&a, &b);
         CHECK(cudaLaunchCooperativeKernel((void *)syncs, blocks, threads, args,
                                           0, 0));
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        CHECK(cudaEventElapsedTime(&best[r], a, b));
+        best[r] = stop_timer_us(a, b);
     }
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    // The median of 5, in microseconds.
     for (int i = 0; i < 5; i++)
         for (int j = i + 1; j < 5; j++)
             if (best[j] < best[i]) {
@@ -89,43 +104,27 @@ static float time_syncs(int blocks, int threads, unsigned count)
                 best[i] = best[j];
                 best[j] = t;
             }
-    return best[2] * 1000.0f;
+    return best[2];
 }
 
 static float time_pingpong(unsigned *flags, unsigned rounds, int relaxed)
 {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
     CHECK(cudaMemset(flags, 0, 4096));
-    CHECK(cudaEventRecord(a));
+    cudaEvent_t a, b;
+    start_timer(&a, &b);
     pingpong<<<2, 64>>>(flags, rounds, relaxed);
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return ms * 1000.0f;
+    return stop_timer_us(a, b);
 }
 
 static float time_relaunch(int blocks, int threads, unsigned count,
                            unsigned *sink)
 {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
     CHECK(cudaDeviceSynchronize());
-    CHECK(cudaEventRecord(a));
+    cudaEvent_t a, b;
+    start_timer(&a, &b);
     for (unsigned i = 0; i < count; i++)
         empty<<<blocks, threads>>>(sink);
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return ms * 1000.0f;
+    return stop_timer_us(a, b);
 }
 
 int main(int argc, char **argv)
