@@ -879,9 +879,27 @@ def section_litmus(rep):
             impl, ", ".join("%s %s %s" % (r["test"], r["placement"],
                                           r["fence"]) for r in allowed_seen)
             or "none"))
+    for impl in sorted({r["implementation"] for r in rows}):
+        if promises(impl) is not False:
+            continue
+        scoped = [r for r in rows if r["implementation"] == impl and
+                  r["fence"] in ("device", "system") and
+                  r["placement"] == "inter"]
+        runs = sum(int(r["runs"]) for r in scoped)
+        weak = sum(int(r["weak"]) for r in scoped)
+        if runs == 0:
+            continue
+        out.append("- %s advertises no device scope, so by its capabilities "
+                   "the device and system fences forbid nothing between "
+                   "groups; between groups and under them it showed %d weak "
+                   "outcomes in %s runs." % (
+                       impl, weak, "{:,}".format(runs)))
     if not any(r["implementation"].startswith("nvidia") for r in rows):
         out.append("- The H200 has no rows yet: `scripts/run_h200_litmus.sh` "
                    "runs there.")
+    else:
+        out.append("- The H200 rows ran on the `ptx` path, the one xwg "
+                   "picks there (`scripts/run_h200_litmus.sh`).")
     return "\n".join(out) + "\n"
 
 
