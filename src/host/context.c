@@ -149,43 +149,35 @@ static int context_has_device(cl_context context, cl_device_id device)
     return found;
 }
 
-/* On an NVIDIA device, the ptx path is tried first: the same orders as
- * cl20 at a third of the cost on the H200 (results/README.md). It is kept
- * (*kept = 1) only if it builds and passes the self-test; if it does not
- * build or fails, the probe's choice comes back, as if ptx had never been
- * tried. Any other error (the device failing the launch) is returned. */
-static int try_ptx_path(xwg_context *ctx, int *kept)
+/* Tries `path` on the barrier self-test. It is kept (returns 1) only if the
+ * self-test ran and passed; the reason then reads lead, the earlier reason,
+ * trail. Otherwise (it does not build, fails, or the launch fails) the
+ * earlier path and reason come back, as if it had never been tried. */
+static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
+                           const char *lead, const char *trail)
 {
     xwg_device_info *info = &ctx->info;
-    *kept = 0;
-    if (strstr(info->platform_name, "NVIDIA") == NULL ||
-        info->opencl_c_max < 200)
-        return XWG_SUCCESS;
-    xwg_atomics_path probed = info->atomics_path;
-    char probed_reason[sizeof info->atomics_reason];
-    memcpy(probed_reason, info->atomics_reason, sizeof probed_reason);
-    info->atomics_path = XWG_ATOMICS_PTX;
+    xwg_atomics_path before = info->atomics_path;
+    char reason[sizeof info->atomics_reason];
+    memcpy(reason, info->atomics_reason, sizeof reason);
+    info->atomics_path = path;
     int err = xwg__run_self_test(ctx);
     if (err == XWG_SUCCESS && info->self_test == XWG_SELF_TEST_PASSED) {
         snprintf(info->atomics_reason, sizeof info->atomics_reason,
-                 "an NVIDIA device, and PTX's own acquire/release passed the "
-                 "barrier self-test (the capabilities alone: %.120s)",
-                 probed_reason);
-        *kept = 1;
-        return XWG_SUCCESS;
+                 "%s%.150s%s", lead, reason, trail);
+        return 1;
     }
-    if (err != XWG_SUCCESS && err != XWG_ERROR_BUILD_FAILED &&
-        err != CL_INVALID_BUILD_OPTIONS)
-        return err;
-    XWG__TRACE("ptx on %s: %s, self-test %d; back to the probe's choice",
-               info->device_name, xwg_status_name(err), (int)info->self_test);
-    info->atomics_path = probed;
-    memcpy(info->atomics_reason, probed_reason, sizeof probed_reason);
+    XWG__TRACE("%s on %s: %s, self-test %d; back to %s",
+               xwg_atomics_path_name(path), info->device_name,
+               xwg_status_name(err), (int)info->self_test,
+               xwg_atomics_path_name(before));
+    info->atomics_path = before;
+    memcpy(info->atomics_reason, reason, sizeof reason);
     info->self_test = XWG_SELF_TEST_NOT_RUN;
     info->self_test_errors = info->self_test_groups = 0;
     info->self_test_episodes = 0;
     info->poll_ns = 0; /* calibrate again, on the next path's loop */
-    return XWG_SUCCESS;
+    return 0;
 }
 
 /* With the self-test skipped, a forced path is still built once, so that a
@@ -207,20 +199,27 @@ static int forced_path_builds(xwg_context *ctx)
 }
 
 /* Runs the barrier self-test, and lets it settle the path where the
- * capabilities cannot. A device that compiles OpenCL C 2.0 or later but
- * does not promise device-scope acquire/release (NVIDIA's driver 580,
- * rusticl) is tried on the cl20 path first: NVIDIA honours device-scope
- * C11 atomics and fences it does not advertise, while its 1.x fences do
- * not order plain loads across groups (the cl12 self-test reads stale
- * data there). If cl20 does not build or fails, cl12 is tested. */
+ * capabilities cannot. Unless a path is forced:
+ *   - on an NVIDIA platform the ptx path is tried first: the same orders
+ *     as cl20 at a third of the cost on the H200 (results/README.md);
+ *   - a device that compiles OpenCL C 2.0 or later but does not promise
+ *     device-scope acquire/release (NVIDIA's driver 580, rusticl) is tried
+ *     on cl20 next: NVIDIA honours device-scope C11 atomics and fences it
+ *     does not advertise, while its 1.x fences do not order plain loads
+ *     across groups (the cl12 self-test reads stale data there);
+ *   - the probe's choice is tested last. */
 static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
 {
     xwg_device_info *info = &ctx->info;
-    if (forced == XWG_ATOMICS_AUTO) {
-        int kept, err = try_ptx_path(ctx, &kept);
-        if (err != XWG_SUCCESS || kept)
-            return err;
-    }
+    if (forced == XWG_ATOMICS_AUTO &&
+        strstr(info->platform_name, "NVIDIA") != NULL &&
+        info->opencl_c_max >= 200 &&
+        self_test_keeps(ctx, XWG_ATOMICS_PTX,
+                        "an NVIDIA device, and PTX's own acquire/release "
+                        "passed the barrier self-test (the capabilities "
+                        "alone: ",
+                        ")"))
+        return XWG_SUCCESS;
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
         info->opencl_c_max < 200) {
         int err = xwg__run_self_test(ctx);
@@ -230,22 +229,10 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
             err = XWG_ERROR_UNSUPPORTED_DEVICE;
         return err;
     }
-
-    char cl12_reason[sizeof info->atomics_reason];
-    memcpy(cl12_reason, info->atomics_reason, sizeof cl12_reason);
-    info->atomics_path = XWG_ATOMICS_CL20;
-    int err = xwg__run_self_test(ctx);
-    if (err == XWG_SUCCESS && info->self_test == XWG_SELF_TEST_PASSED) {
-        snprintf(info->atomics_reason, sizeof info->atomics_reason,
-                 "cl20 passed the barrier self-test, although %.180s",
-                 cl12_reason);
+    if (self_test_keeps(ctx, XWG_ATOMICS_CL20,
+                        "cl20 passed the barrier self-test, although ", ""))
         return XWG_SUCCESS;
-    }
-    XWG__TRACE("cl20 on %s: %s, self-test %d; trying cl12",
-               info->device_name, xwg_status_name(err), (int)info->self_test);
-    info->atomics_path = XWG_ATOMICS_CL12;
-    info->poll_ns = 0; /* calibrate again, on this path's loop */
-    return xwg__run_self_test(ctx);
+    return xwg__run_self_test(ctx); /* cl12, the probe's choice */
 }
 
 int xwg_context_create(cl_context context, cl_device_id device,
