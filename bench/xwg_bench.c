@@ -129,6 +129,24 @@ static void row(bench *b, const char *variant, size_t local, const char *occ,
     fflush(stdout);
 }
 
+/* One launch through xwg, waited for: its device time in us, and what it
+ * reports in *info. Exits on failure, naming `what`. */
+static double timed_launch_us(bench *b, cl_kernel k, size_t local,
+                              const xwg_launch_options *o, const char *what,
+                              xwg_launch_info *info)
+{
+    xwg_pending *p;
+    cl_event ev;
+    int err = xwg_launch_async(b->xc, b->queue, k, local, o, &p, &ev);
+    if (err == XWG_SUCCESS)
+        err = xwg_launch_finish(p, info);
+    if (err != XWG_SUCCESS) {
+        fprintf(stderr, "xwg-bench: %s: %s\n", what, xwg_status_name(err));
+        exit(1);
+    }
+    return event_us(ev);
+}
+
 /* Device time (us) of one launch of `count` barriers; median of 5. */
 static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
                                 const xwg_launch_options *o, cl_uint count,
@@ -137,17 +155,8 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
     double t[5];
     for (int i = 0; i < 5; i++) {
         clSetKernelArg(k, 0, sizeof count, &count);
-        xwg_pending *p;
-        cl_event ev;
-        int err = xwg_launch_async(b->xc, b->queue, k, local, o, &p, &ev);
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        if (err == XWG_SUCCESS)
-            err = xwg_launch_finish(p, &info);
-        if (err != XWG_SUCCESS) {
-            fprintf(stderr, "xwg-bench: launch: %s\n", xwg_status_name(err));
-            exit(1);
-        }
-        t[i] = event_us(ev);
+        t[i] = timed_launch_us(b, k, local, o, "launch", &info);
         *groups = info.groups;
         *ran = info.barrier;
     }
@@ -251,17 +260,8 @@ static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed)
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.groups = 2;
         lo.skip_discovery = 1;
-        xwg_pending *p;
-        cl_event ev;
-        int err = xwg_launch_async(b->xc, b->queue, k, 64, &lo, &p, &ev);
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        if (err == XWG_SUCCESS)
-            err = xwg_launch_finish(p, &info);
-        if (err != XWG_SUCCESS) {
-            fprintf(stderr, "xwg-bench: pingpong: %s\n", xwg_status_name(err));
-            exit(1);
-        }
-        t[i] = event_us(ev);
+        t[i] = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
     }
     return (t[1] - t[0]) / (rounds[1] - rounds[0]);
 }
