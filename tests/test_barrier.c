@@ -287,9 +287,14 @@ END_TEST
 
 /* Which barrier a launch ran, with discovery skipped and `groups` groups
  * of a kernel that never waits (so any number of groups completes). */
-static xwg_barrier_algo barrier_ran(test_env *env, cl_kernel k,
-                                    cl_uint groups, xwg_barrier_algo asked)
+static xwg_barrier_algo barrier_ran(test_env *env, cl_uint groups,
+                                    xwg_barrier_algo asked)
 {
+    static const char source[] = "__kernel void discover_only(XWG_STATE)\n"
+                                 "{\n"
+                                 "    XWG_DISCOVER();\n"
+                                 "}\n";
+    cl_kernel k = test_build_kernel(env, source, "discover_only", NULL);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.skip_discovery = 1;
     opts.groups = groups;
@@ -298,53 +303,38 @@ static xwg_barrier_algo barrier_ran(test_env *env, cl_kernel k,
     ck_assert_int_eq(xwg_launch_ex(env->xc, env->queue, k, 16, &opts, &info),
                      XWG_SUCCESS);
     ck_assert_uint_eq(info.groups, groups);
+    clReleaseKernel(k);
     return info.barrier;
 }
 
 START_TEST(default_barrier_follows_the_launch_size)
 {
-    static const char source[] =
-        "__kernel void mark(__global uint *out, XWG_STATE)\n"
-        "{\n"
-        "    XWG_DISCOVER();\n"
-        "    if (get_local_id(0) == 0) out[xwg_group_id()] = 1u;\n"
-        "}\n";
     test_env env;
     unsetenv("XWG_BARRIER");
     test_env_open(&env, NULL);
     xwg_device_info dev = XWG_DEVICE_INFO_INIT;
     xwg_context_query(env.xc, &dev);
     ck_assert_int_eq(dev.barrier, XWG_BARRIER_DEFAULT);
-    cl_kernel k = test_build_kernel(&env, source, "mark", NULL);
     const cl_uint cus = dev.compute_units;
-    cl_mem out = make_buffer(&env, (4 * cus + 1) * sizeof(cl_uint));
-    clSetKernelArg(k, 0, sizeof out, &out);
     /* Up to 4 groups per compute unit the counter, above it the tree;
      * a launch's own choice wins. */
-    ck_assert_int_eq(barrier_ran(&env, k, 1, XWG_BARRIER_DEFAULT),
+    ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
-    ck_assert_int_eq(barrier_ran(&env, k, 4 * cus, XWG_BARRIER_DEFAULT),
+    ck_assert_int_eq(barrier_ran(&env, 4 * cus, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
-    ck_assert_int_eq(barrier_ran(&env, k, 4 * cus + 1, XWG_BARRIER_DEFAULT),
+    ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_TREE);
-    ck_assert_int_eq(barrier_ran(&env, k, 4 * cus + 1, XWG_BARRIER_XF),
+    ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_XF),
                      XWG_BARRIER_XF);
-    clReleaseMemObject(out);
-    clReleaseKernel(k);
     test_env_close(&env);
 
-    /* A context's choice wins over the size. */
+    /* A context's choice wins over the size... */
     xwg_options opts;
     xwg_options_init(&opts);
     opts.barrier = XWG_BARRIER_COUNTER;
     test_env_open(&env, &opts);
-    k = test_build_kernel(&env, source, "mark", NULL);
-    out = make_buffer(&env, (4 * cus + 1) * sizeof(cl_uint));
-    clSetKernelArg(k, 0, sizeof out, &out);
-    ck_assert_int_eq(barrier_ran(&env, k, 4 * cus + 1, XWG_BARRIER_DEFAULT),
+    ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
-    clReleaseMemObject(out);
-    clReleaseKernel(k);
     test_env_close(&env);
 
     /* ...and XWG_BARRIER=default wins over the context's choice. */
