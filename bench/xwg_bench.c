@@ -24,8 +24,9 @@
  *                               program's build options, e.g.
  *                               -DXWG_TUNE_COLLECT=1 or
  *                               -DXWG__TREE_FANIN=8u, and T to the names
- *                               of its rows, barrier/tree+T)
- *          [--barriers-only]   (full occupancy, barriers only: for variants)
+ *                               of its rows, barrier/tree+T, pingpong+T)
+ *          [--barriers-only]   (full occupancy, barriers and pingpong only:
+ *                               for variants)
  *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
@@ -271,8 +272,12 @@ static void measure_pingpong(bench *b)
     int err;
     cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
     cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    row(b, "pingpong", 64, "2 groups", 2, pingpong_us(b, k, flags, 0));
-    row(b, "pingpong/relaxed", 64, "2 groups", 2, pingpong_us(b, k, flags, 1));
+    const char *plus = *b->tag ? "+" : "";
+    char name[2][96];
+    snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
+    snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
+    row(b, name[0], 64, "2 groups", 2, pingpong_us(b, k, flags, 0));
+    row(b, name[1], 64, "2 groups", 2, pingpong_us(b, k, flags, 1));
     clReleaseMemObject(flags);
     clReleaseKernel(k);
 }
@@ -406,8 +411,7 @@ int main(int argc, char **argv)
     snprintf(list, sizeof list, "%s", sizes);
     for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
         measure_size(&b, strtoul(t, NULL, 10));
-    if (!b.barriers_only)
-        measure_pingpong(&b);
+    measure_pingpong(&b); /* a variant may move the floor too */
     if (cpu) {
         cpu_barrier_result r[2];
         cpu_barriers_measure(2, 200000, r);

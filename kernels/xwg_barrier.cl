@@ -162,11 +162,23 @@ inline void xwg__collected(volatile XWG__GLOBAL_WORD *p)
 
 /* ---- The watchdog ----------------------------------------------------- */
 
+/* How many polls a wait makes between two reads of the failed flag: a
+ * power of two. xwg-bench measures others (scripts/run_h200_bench.sh);
+ * a larger one only delays the end of a failed barrier. */
+#ifndef XWG_TUNE_FLAG_EVERY
+#define XWG_TUNE_FLAG_EVERY 64u
+#endif
+#if (XWG_TUNE_FLAG_EVERY) == 0u || \
+    ((XWG_TUNE_FLAG_EVERY) & ((XWG_TUNE_FLAG_EVERY) - 1u)) != 0u
+#error "xwg: XWG_TUNE_FLAG_EVERY must be a power of two"
+#endif
+
 /* Counts one poll of a wait. Returns 1 when the wait must end: it took
  * `bound` polls (it then marks the state failed), or another wait did.
- * Relaxed: the flag carries no data, only "stop". Only every 64th poll
- * reads the flag, and a barrier reads it nowhere else: with thousands of
- * groups, every read of one word is a request queued at one L2 slice. */
+ * Relaxed: the flag carries no data, only "stop". Only every
+ * XWG_TUNE_FLAG_EVERY-th poll reads the flag, and a barrier reads it
+ * nowhere else: with thousands of groups, every read of one word is a
+ * request queued at one L2 slice. */
 inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
                              uint bound)
 {
@@ -175,7 +187,7 @@ inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
         xwg__store_relaxed(&state[XWG__W_FAILED], 1u);
         return 1;
     }
-    return (n & 63u) == 0u &&
+    return (n & ((XWG_TUNE_FLAG_EVERY) - 1u)) == 0u &&
            xwg__load_relaxed(&state[XWG__W_FAILED]) != 0u;
 }
 
