@@ -59,6 +59,25 @@ int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
     return 0;
 }
 
+/* The end points of R-MAT edge e: one quadrant choice per bit, each from
+ * one draw. splitmix64's state advances by a constant per draw, so edge e
+ * starts from seed + e * scale * step whichever thread makes it: the
+ * graph does not depend on how many threads there are. */
+static void rmat_edge(uint64_t seed, unsigned scale, uint64_t e, uint32_t *u,
+                      uint32_t *v)
+{
+    uint64_t s = seed + e * scale * 0x9E3779B97F4A7C15ull;
+    *u = *v = 0;
+    for (unsigned bit = 0; bit < scale; bit++) {
+        double r = uniform(&s);
+        /* Graph500: A = 0.57, B = 0.19, C = 0.19, D = 0.05. */
+        int right = r >= 0.57 && (r < 0.76 || r >= 0.95);
+        int down = r >= 0.76;
+        *u |= (uint32_t)down << bit;
+        *v |= (uint32_t)right << bit;
+    }
+}
+
 int graph_rmat(graph *g, unsigned scale, uint64_t seed)
 {
     memset(g, 0, sizeof *g);
@@ -69,20 +88,15 @@ int graph_rmat(graph *g, unsigned scale, uint64_t seed)
         free(dst);
         return -1;
     }
-    uint64_t s = seed;
-    for (uint32_t e = 0; e < wanted; e++) {
-        uint32_t u = 0, v = 0;
-        for (unsigned bit = 0; bit < scale; bit++) {
-            double r = uniform(&s);
-            /* Graph500: A = 0.57, B = 0.19, C = 0.19, D = 0.05. */
-            int right = r >= 0.57 && (r < 0.76 || r >= 0.95);
-            int down = r >= 0.76;
-            u |= (uint32_t)down << bit;
-            v |= (uint32_t)right << bit;
-        }
-        if (u != v)
-            src[pairs] = u, dst[pairs++] = v;
-    }
+    /* Large scales take a billion draws: every core makes some. */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (uint32_t e = 0; e < wanted; e++)
+        rmat_edge(seed, scale, e, &src[e], &dst[e]);
+    for (uint32_t e = 0; e < wanted; e++) /* self-loops dropped */
+        if (src[e] != dst[e])
+            src[pairs] = src[e], dst[pairs++] = dst[e];
     int err = graph_from_edges(g, n, src, dst, NULL, pairs);
     free(src);
     free(dst);
@@ -131,6 +145,40 @@ int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
              "bad graph '%s' (rmat:SCALE with 4..26, grid:WxH or file:PATH)",
              spec);
     return -1;
+}
+
+int graph_segments(const graph *g, uint32_t max_edges, segments *out)
+{
+    uint64_t count = 0;
+    for (uint32_t v = 0; v < g->n; v++) {
+        uint32_t degree = g->row[v + 1] - g->row[v];
+        count += degree ? (degree + max_edges - 1) / max_edges : 1;
+    }
+    out->count = (uint32_t)count;
+    out->vertex = malloc(count * sizeof *out->vertex);
+    out->begin = malloc((count + 1) * sizeof *out->begin);
+    if (!out->vertex || !out->begin || count > UINT32_MAX - 1) {
+        segments_free(out);
+        return -1;
+    }
+    uint32_t s = 0;
+    for (uint32_t v = 0; v < g->n; v++) {
+        uint32_t e = g->row[v];
+        do { /* at least one segment, empty for an isolated vertex */
+            out->vertex[s] = v;
+            out->begin[s++] = e;
+            e = g->row[v + 1] - e > max_edges ? e + max_edges : g->row[v + 1];
+        } while (e < g->row[v + 1]);
+    }
+    out->begin[s] = g->m;
+    return 0;
+}
+
+void segments_free(segments *s)
+{
+    free(s->vertex);
+    free(s->begin);
+    s->vertex = s->begin = NULL;
 }
 
 void graph_free(graph *g)

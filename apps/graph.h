@@ -36,4 +36,19 @@ int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
                     unsigned err_size);
 void graph_free(graph *g);
 
+/* A graph's adjacency cut into pieces of at most max_edges edges, so that
+ * a hub's thousands of edges spread over many work-items instead of
+ * serialising one (R-MAT's largest degrees are 10^4 to 10^5). Segment s
+ * is vertex[s]'s edges begin[s] .. begin[s + 1] - 1; a vertex's segments
+ * are consecutive, and a vertex without edges has one, empty. */
+typedef struct segments {
+    uint32_t count;
+    uint32_t *vertex; /* count */
+    uint32_t *begin;  /* count + 1 */
+} segments;
+
+/* Returns 0, or -1 when out of memory. */
+int graph_segments(const graph *g, uint32_t max_edges, segments *out);
+void segments_free(segments *s);
+
 #endif

@@ -63,26 +63,52 @@ static void bfs_reference(const graph *g, uint32_t *level)
     free(queue);
 }
 
+/* Dijkstra with a bucket queue (Dial): weights are 1..255, so a vertex
+ * settled at distance d only adds to buckets d + 1 .. d + 255, and 256
+ * buckets used in a ring hold every pending distance. Entries whose
+ * distance has since dropped are skipped when their bucket comes up. */
+typedef struct bucket {
+    uint32_t *v, count, cap;
+} bucket;
+
+static void bucket_push(bucket *b, uint32_t v)
+{
+    if (b->count == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->v = realloc(b->v, b->cap * sizeof *b->v);
+    }
+    b->v[b->count++] = v;
+}
+
 static void sssp_reference(const graph *g, uint32_t *dist)
 {
-    /* Bellman-Ford to a fixed point: exact, and simple to trust. */
+    bucket ring[256] = {{0}};
     for (uint32_t v = 0; v < g->n; v++)
         dist[v] = INF;
     dist[0] = 0;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t v = 0; v < g->n; v++) {
-            if (dist[v] == INF)
-                continue;
+    bucket_push(&ring[0], 0);
+    uint64_t pending = 1;
+    for (uint32_t d = 0; pending; d++) {
+        bucket *b = &ring[d & 255u];
+        /* Relaxing from d adds only to other buckets: b does not grow. */
+        for (uint32_t i = 0; i < b->count; i++) {
+            uint32_t v = b->v[i];
+            if (dist[v] != d)
+                continue; /* settled earlier at a shorter distance */
             for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++) {
-                uint32_t nd = dist[v] + g->weight[e];
-                if (nd < dist[g->col[e]]) {
-                    dist[g->col[e]] = nd;
-                    changed = 1;
+                uint32_t u = g->col[e], nd = d + g->weight[e];
+                if (nd < dist[u]) {
+                    dist[u] = nd;
+                    bucket_push(&ring[nd & 255u], u);
+                    pending++;
                 }
             }
         }
+        pending -= b->count;
+        b->count = 0;
     }
+    for (int i = 0; i < 256; i++)
+        free(ring[i].v);
 }
 
 /* The synchronous rounds of MIS (colouring = 0) or colouring (= 1), as
@@ -103,22 +129,23 @@ static int outranks(uint32_t v, uint32_t u)
 
 static void select_reference(const graph *g, int colouring, uint32_t *state)
 {
-    uint8_t *cand = malloc(g->n);
+    /* The undecided vertices, kept in a list so that late rounds (R-MAT
+     * colourings take thousands) cost what is left, not all of n. */
+    uint32_t *undecided = malloc(g->n * sizeof *undecided), left = g->n;
+    uint8_t *cand = calloc(g->n, 1);
     for (uint32_t v = 0; v < g->n; v++)
-        state[v] = INF;
-    for (uint32_t round = 0;; round++) {
-        int undecided = 0;
-        for (uint32_t v = 0; v < g->n; v++) {
-            int best = state[v] == INF;
-            undecided |= best;
+        state[v] = INF, undecided[v] = v;
+    for (uint32_t round = 0; left; round++) {
+        for (uint32_t i = 0; i < left; i++) {
+            uint32_t v = undecided[i];
+            int best = 1;
             for (uint32_t e = g->row[v]; best && e < g->row[v + 1]; e++)
                 if (state[g->col[e]] == INF && !outranks(v, g->col[e]))
                     best = 0;
             cand[v] = (uint8_t)best;
         }
-        if (!undecided)
-            break;
-        for (uint32_t v = 0; v < g->n; v++) {
+        for (uint32_t i = 0; i < left; i++) {
+            uint32_t v = undecided[i];
             if (!cand[v])
                 continue;
             state[v] = colouring ? round : 1;
@@ -126,7 +153,13 @@ static void select_reference(const graph *g, int colouring, uint32_t *state)
                 for (uint32_t e = g->row[v]; e < g->row[v + 1]; e++)
                     state[g->col[e]] = 0;
         }
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < left; i++)
+            if (state[undecided[i]] == INF)
+                undecided[kept++] = undecided[i];
+        left = kept;
     }
+    free(undecided);
     free(cand);
 }
 
@@ -164,11 +197,55 @@ static int launch_persistent(app_env *E, cl_kernel k, cl_mem iterations,
     return err;
 }
 
+enum { APP_BFS, APP_SSSP, APP_MIS, APP_COLOUR, APPS };
+static const char *app_names[APPS] = {"bfs", "sssp", "mis", "colour"};
+
+/* The most edges one work-item takes of a vertex (apps/graph.h): short
+ * enough that a hub spreads, long enough that a grid keeps one segment
+ * per vertex. */
+#define SEGMENT_EDGES 32u
+
+/* The graph on the device: what every kernel's SEGMENT_PARAMS take. */
+typedef struct device_graph {
+    cl_uint n, segs;
+    cl_mem seg_vertex, seg_begin, col, weight;
+} device_graph;
+
+static void device_graph_upload(app_env *E, const graph *g,
+                                const segments *sg, device_graph *d)
+{
+    d->n = g->n;
+    d->segs = sg->count;
+    d->seg_vertex = upload(E, sg->vertex, (size_t)sg->count * sizeof(uint32_t));
+    d->seg_begin = upload(E, sg->begin, ((size_t)sg->count + 1) * sizeof(uint32_t));
+    d->col = upload(E, g->col, (size_t)g->m * sizeof(uint32_t));
+    d->weight = upload(E, g->weight, (size_t)g->m * sizeof(uint32_t));
+}
+
+static void device_graph_release(device_graph *d)
+{
+    clReleaseMemObject(d->seg_vertex);
+    clReleaseMemObject(d->seg_begin);
+    clReleaseMemObject(d->col);
+    clReleaseMemObject(d->weight);
+}
+
+/* Sets SEGMENT_PARAMS, the first five arguments; returns the next index. */
+static cl_uint set_segment_args(cl_kernel k, const device_graph *d)
+{
+    clSetKernelArg(k, 0, sizeof d->n, &d->n);
+    clSetKernelArg(k, 1, sizeof d->segs, &d->segs);
+    clSetKernelArg(k, 2, sizeof d->seg_vertex, &d->seg_vertex);
+    clSetKernelArg(k, 3, sizeof d->seg_begin, &d->seg_begin);
+    clSetKernelArg(k, 4, sizeof d->col, &d->col);
+    return 5;
+}
+
 /* Stops the clock, reads the n results into out, releases the run's
- * kernel and six buffers. */
+ * kernel and buffers. */
 static int finish_run(app_env *E, cl_kernel k, cl_mem values, uint32_t n,
-                      uint32_t *out, cl_mem buffers[6], double start,
-                      run_result *r, int err)
+                      uint32_t *out, cl_mem *buffers, int count,
+                      double start, run_result *r, int err)
 {
     clFinish(E->queue);
     r->ms = now_ms() - start;
@@ -176,45 +253,36 @@ static int finish_run(app_env *E, cl_kernel k, cl_mem values, uint32_t n,
         err = clEnqueueReadBuffer(E->queue, values, CL_TRUE, 0,
                                   n * sizeof(uint32_t), out, 0, NULL, NULL);
     clReleaseKernel(k);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < count; i++)
         clReleaseMemObject(buffers[i]);
     return err;
 }
 
-enum { APP_BFS, APP_SSSP, APP_MIS, APP_COLOUR, APPS };
-static const char *app_names[APPS] = {"bfs", "sssp", "mis", "colour"};
-
-static int run_select(app_env *E, const graph *g, int colouring,
+static int run_select(app_env *E, const device_graph *d, int colouring,
                       int persistent, uint32_t *out, run_result *r);
 
 /* Runs an app in one variant; its per-vertex result into out. */
-static int run_app(app_env *E, const graph *g, int which, int persistent,
-                   uint32_t *out, run_result *r)
+static int run_app(app_env *E, const device_graph *d, int which,
+                   int persistent, uint32_t *out, run_result *r)
 {
     if (which == APP_MIS || which == APP_COLOUR)
-        return run_select(E, g, which == APP_COLOUR, persistent, out, r);
+        return run_select(E, d, which == APP_COLOUR, persistent, out, r);
     int sssp = which == APP_SSSP;
     int err;
-    uint32_t *init = malloc(g->n * sizeof *init);
-    for (uint32_t v = 0; v < g->n; v++)
+    uint32_t *init = malloc(d->n * sizeof *init);
+    for (uint32_t v = 0; v < d->n; v++)
         init[v] = v == 0 ? 0 : INF;
-    cl_uint zeros[3] = {0, 0, 0}, n = g->n;
-    cl_mem row = upload(E, g->row, ((size_t)g->n + 1) * sizeof(uint32_t));
-    cl_mem col = upload(E, g->col, (size_t)g->m * sizeof(uint32_t));
-    cl_mem weight = upload(E, g->weight, (size_t)g->m * sizeof(uint32_t));
-    cl_mem values = upload(E, init, g->n * sizeof(uint32_t));
+    cl_uint zeros[3] = {0, 0, 0};
+    cl_mem values = upload(E, init, d->n * sizeof(uint32_t));
     cl_mem changed = upload(E, zeros, sizeof zeros);
     cl_mem iterations = upload(E, zeros, sizeof zeros);
     free(init);
     const char *name = persistent ? (sssp ? "sssp_persistent" : "bfs_persistent")
                                   : (sssp ? "sssp_one" : "bfs_one");
     cl_kernel k = clCreateKernel(E->prog, name, &err);
-    cl_uint a = 0;
-    clSetKernelArg(k, a++, sizeof n, &n);
-    clSetKernelArg(k, a++, sizeof row, &row);
-    clSetKernelArg(k, a++, sizeof col, &col);
+    cl_uint a = set_segment_args(k, d);
     if (sssp)
-        clSetKernelArg(k, a++, sizeof weight, &weight);
+        clSetKernelArg(k, a++, sizeof d->weight, &d->weight);
     clSetKernelArg(k, a++, sizeof values, &values);
     err = XWG_SUCCESS;
     double start = now_ms();
@@ -243,43 +311,41 @@ static int run_app(app_env *E, const graph *g, int which, int persistent,
         r->groups = E->groups;
         r->iterations = it;
     }
-    cl_mem all[] = {row, col, weight, values, changed, iterations};
-    return finish_run(E, k, values, g->n, out, all, start, r, err);
+    cl_mem mine[] = {values, changed, iterations};
+    return finish_run(E, k, values, d->n, out, mine, 3, start, r, err);
 }
 
 /* MIS and colouring: two phases per round. */
-static int run_select(app_env *E, const graph *g, int colouring,
+static int run_select(app_env *E, const device_graph *d, int colouring,
                       int persistent, uint32_t *out, run_result *r)
 {
     int err;
-    uint32_t *init = malloc(g->n * sizeof *init);
-    for (uint32_t v = 0; v < g->n; v++)
+    uint32_t *init = malloc(d->n * sizeof *init);
+    for (uint32_t v = 0; v < d->n; v++)
         init[v] = INF;
-    cl_uint zeros[3] = {0, 0, 0}, n = g->n, c = (cl_uint)colouring;
-    cl_mem row = upload(E, g->row, ((size_t)g->n + 1) * sizeof(uint32_t));
-    cl_mem col = upload(E, g->col, (size_t)g->m * sizeof(uint32_t));
-    cl_mem state = upload(E, init, g->n * sizeof(uint32_t));
-    cl_mem cand = upload(E, init, g->n * sizeof(uint32_t));
+    cl_uint zeros[3] = {0, 0, 0}, c = (cl_uint)colouring;
+    cl_mem state = upload(E, init, d->n * sizeof(uint32_t));
+    /* mark: 0, below every round's 2r + 1 (app_kernels.h) */
+    memset(init, 0, d->n * sizeof *init);
+    cl_mem mark = upload(E, init, d->n * sizeof(uint32_t));
     cl_mem changed = upload(E, zeros, sizeof zeros);
     cl_mem iterations = upload(E, zeros, sizeof zeros);
     free(init);
     cl_kernel k = clCreateKernel(E->prog, persistent ? "select_persistent"
                                                      : "select_one", &err);
-    clSetKernelArg(k, 0, sizeof n, &n);
-    clSetKernelArg(k, 1, sizeof row, &row);
-    clSetKernelArg(k, 2, sizeof col, &col);
-    clSetKernelArg(k, 3, sizeof state, &state);
-    clSetKernelArg(k, 4, sizeof cand, &cand);
-    clSetKernelArg(k, 5, sizeof c, &c);
+    cl_uint a = set_segment_args(k, d);
+    clSetKernelArg(k, a++, sizeof state, &state);
+    clSetKernelArg(k, a++, sizeof mark, &mark);
+    clSetKernelArg(k, a++, sizeof c, &c);
     err = XWG_SUCCESS;
     double start = now_ms();
     if (persistent) {
-        clSetKernelArg(k, 6, sizeof changed, &changed);
-        clSetKernelArg(k, 7, sizeof iterations, &iterations);
+        clSetKernelArg(k, a++, sizeof changed, &changed);
+        clSetKernelArg(k, a++, sizeof iterations, &iterations);
         err = launch_persistent(E, k, iterations, r);
     } else {
         size_t global = (size_t)E->groups * E->local;
-        clSetKernelArg(k, 8, sizeof changed, &changed);
+        clSetKernelArg(k, a + 2, sizeof changed, &changed);
         cl_uint round = 0;
         for (;; round++) {
             const cl_uint zero = 0;
@@ -287,8 +353,8 @@ static int run_select(app_env *E, const graph *g, int colouring,
             clEnqueueWriteBuffer(E->queue, changed, CL_FALSE, 0, sizeof zero,
                                  &zero, 0, NULL, NULL);
             for (cl_uint phase = 0; phase < 2 && err == CL_SUCCESS; phase++) {
-                clSetKernelArg(k, 6, sizeof phase, &phase);
-                clSetKernelArg(k, 7, sizeof round, &round);
+                clSetKernelArg(k, a, sizeof phase, &phase);
+                clSetKernelArg(k, a + 1, sizeof round, &round);
                 err = clEnqueueNDRangeKernel(E->queue, k, 1, NULL, &global,
                                              &E->local, 0, NULL, NULL);
                 if (phase == 0 && err == CL_SUCCESS)
@@ -304,8 +370,8 @@ static int run_select(app_env *E, const graph *g, int colouring,
         r->groups = E->groups;
         r->iterations = round;
     }
-    cl_mem all[] = {row, col, state, cand, changed, iterations};
-    return finish_run(E, k, state, g->n, out, all, start, r, err);
+    cl_mem mine[] = {state, mark, changed, iterations};
+    return finish_run(E, k, state, d->n, out, mine, 4, start, r, err);
 }
 
 static int setup(app_env *E, const char *platform, const char *options)
@@ -344,8 +410,9 @@ static int discover_groups(app_env *E)
     cl_kernel k = clCreateKernel(E->prog, "sssp_persistent", &err);
     cl_mem dummy = clCreateBuffer(E->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
     cl_uint zero = 0;
-    clSetKernelArg(k, 0, sizeof zero, &zero);
-    for (cl_uint a = 1; a < 7; a++)
+    clSetKernelArg(k, 0, sizeof zero, &zero); /* n */
+    clSetKernelArg(k, 1, sizeof zero, &zero); /* segs */
+    for (cl_uint a = 2; a < 9; a++)
         clSetKernelArg(k, a, sizeof dummy, &dummy);
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
     err = xwg_discover(E->xc, k, E->local, &occ);
@@ -393,11 +460,26 @@ int main(int argc, char **argv)
         return 2;
     }
     graph g;
+    segments sg;
     char msg[128];
+    double t0 = now_ms();
     if (graph_from_spec(&g, spec, seed, msg, sizeof msg)) {
         fprintf(stderr, "xwg-apps: %s\n", msg);
         return 2;
     }
+    if (graph_segments(&g, SEGMENT_EDGES, &sg)) {
+        fprintf(stderr, "xwg-apps: out of memory\n");
+        graph_free(&g);
+        return 2;
+    }
+    uint32_t max_degree = 0;
+    for (uint32_t v = 0; v < g.n; v++)
+        if (g.row[v + 1] - g.row[v] > max_degree)
+            max_degree = g.row[v + 1] - g.row[v];
+    /* Progress for long studies: large graphs take seconds to make. */
+    fprintf(stderr, "xwg-apps: %s: %u vertices, %u edges (largest degree "
+                    "%u), %u segments, made in %.0f ms\n",
+            g.name, g.n, g.m, max_degree, sg.count, now_ms() - t0);
     int err = setup(&E, platform, build_options);
     if (err == XWG_SUCCESS)
         err = discover_groups(&E);
@@ -405,28 +487,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "xwg-apps: %s\n", xwg_status_string(err));
         return 1;
     }
+    device_graph d;
+    device_graph_upload(&E, &g, &sg, &d);
     FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
     uint32_t *want = malloc(g.n * sizeof *want), *got = malloc(g.n * sizeof *got);
     int failures = 0;
     for (int s = 0; s < APPS; s++) {
         if (strcmp(app, "all") && strcmp(app, app_names[s]))
             continue;
+        t0 = now_ms();
         if (s == APP_BFS)
             bfs_reference(&g, want);
         else if (s == APP_SSSP)
             sssp_reference(&g, want);
         else
             select_reference(&g, s == APP_COLOUR, want);
+        fprintf(stderr, "xwg-apps: %s reference in %.0f ms\n", app_names[s],
+                now_ms() - t0);
         for (int pv = 1; pv >= 0; pv--) {
             if (strcmp(variant, "both") && strcmp(variant, pv ? "barrier" : "multi"))
                 continue;
             /* A first, untimed run: PoCL compiles a kernel for its
              * work-group size at its first launch. */
             run_result warm = {0};
-            run_app(&E, &g, s, pv, got, &warm);
+            run_app(&E, &d, s, pv, got, &warm);
             for (int rep = 0; rep < repeat; rep++) {
                 run_result r = {0};
-                err = run_app(&E, &g, s, pv, got, &r);
+                err = run_app(&E, &d, s, pv, got, &r);
                 r.verified = err == XWG_SUCCESS &&
                              !memcmp(got, want, g.n * sizeof *got);
                 failures += !r.verified;
@@ -449,6 +536,8 @@ int main(int argc, char **argv)
     printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
     free(want);
     free(got);
+    device_graph_release(&d);
+    segments_free(&sg);
     graph_free(&g);
     clReleaseProgram(E.prog);
     xwg_context_release(E.xc);

@@ -15,7 +15,11 @@ for path in ptx cl20; do
   XWG_ATOMICS=$path timeout 120 /tmp/xwg-build/xwg-bench \
       --platform-name NVIDIA --local-sizes 1024 --barriers-only \
       --algos counter --dump-binary "$out/xwg-$path.ptx" >&2 &&
-    ptxas -O3 -arch=sm_90 "$out/xwg-$path.ptx" -o /tmp/xwg-$path.cubin &&
+    # The driver's PTX names a newer ISA than the toolkit's ptxas knows
+    # (9.0) and ends in a NUL; 8.0 has every instruction it uses.
+    tr -d '\0' < "$out/xwg-$path.ptx" |
+      sed 's/^\.version .*/.version 8.0/' > /tmp/xwg-$path.ptx &&
+    ptxas -O3 -arch=sm_90 /tmp/xwg-$path.ptx -o /tmp/xwg-$path.cubin &&
     cuobjdump -sass /tmp/xwg-$path.cubin > "$out/xwg-$path.sass"
 done
 nvcc -O3 -arch=sm_90 -cubin bench/cuda/gridsync.cu -o /tmp/gridsync.cubin &&
