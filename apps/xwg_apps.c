@@ -528,6 +528,8 @@ int main(int argc, char **argv)
                             E.info.device_name, app_names[s], g.name,
                             pv ? "barrier" : "multi", r.ms, r.groups,
                             r.iterations, r.verified);
+                if (csv) /* a long study cut short keeps its rows */
+                    fflush(csv);
             }
         }
     }

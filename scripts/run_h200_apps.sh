@@ -6,7 +6,8 @@
 # the R-MAT graphs run from scale 10 up. Graphs are the arguments (default:
 # grids 256 and 1024, R-MAT 10 to 22); a device command lasts at most 10
 # minutes, so the largest scales go in a call of their own:
-#   scripts/run_h200_apps.sh rmat:24 rmat:26
+#   scripts/run_h200_apps.sh rmat:24
+#   XWG_APPS_REPEAT=1 XWG_APPS_TIMEOUT=560 scripts/run_h200_apps.sh rmat:26
 # Then, here:
 #   cat study-h200.csv >> results/study.csv && python3 results/make_report.py
 set -uo pipefail
@@ -21,7 +22,7 @@ status=0
 for g in "${graphs[@]}"; do
   echo "== NVIDIA $g" >&2
   timeout "${XWG_APPS_TIMEOUT:-250}" /tmp/xwg-build/xwg-apps \
-      --platform-name NVIDIA --graph "$g" --repeat 3 --csv "$csv" \
+      --platform-name NVIDIA --graph "$g" --repeat "${XWG_APPS_REPEAT:-3}" --csv "$csv" \
       --label nvidia-h200 >&2 || status=1
 done
 exit $status
