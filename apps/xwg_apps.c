@@ -459,6 +459,7 @@ int main(int argc, char **argv)
                         "of apps/xwg_apps.c)\n");
         return 2;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress, even into a pipe */
     graph g;
     segments sg;
     char msg[128];
