@@ -917,7 +917,9 @@ def section_study(rep):
            "between iterations (convergence checked on the device), and one "
            "launch per iteration with the convergence flag read back by the "
            "host. Every run is checked against a plain C reference "
-           "(*verified*). Times are medians of the timed runs (a first, "
+           "(*verified*): BFS by a queue, SSSP by Dijkstra with buckets, "
+           "MIS and colouring by one pass in falling priority order, which "
+           "is what the rounds compute. Times are medians of the timed runs (a first, "
            "untimed run compiles); speedup = multi-kernel time / barrier "
            "time. Produced by `scripts/run_apps_study.sh` (PoCL, rusticl) "
            "and `scripts/run_h200_apps.sh` (the H200).", ""]
@@ -971,22 +973,44 @@ def section_study(rep):
                    "the four apps on the grid graph: %s." % "; ".join(
                        "%s %.2f x (%s)" % (g, m, "met" if m >= 2 else
                                            "missed") for g, m in grids))
+        rmat = sorted(((int(g[4:]), geomean(list(sp.values())))
+                       for (impl, g), sp in by_graph.items()
+                       if impl.startswith("nvidia") and g.startswith("rmat")
+                       and len(sp) == 4))
         out.append("- On the H200 a barrier costs about 2.5 us at the 1056 "
                    "groups of 256 work-items the apps run, a launch about 5 "
                    "us plus the read-back of the convergence flag. The "
-                   "barrier wins where iterations are many and cheap (BFS and "
-                   "SSSP on the grids: 500 to 2100 iterations, 1.3 to 4.5 x); MIS "
-                   "and colouring converge in 5 to 15 rounds on a grid, and "
-                   "on the Kronecker graphs every app but colouring takes "
-                   "4 to 13 iterations whose work dwarfs a launch, so the "
-                   "two versions tie (0.9 to 1.05 x), as they do for "
-                   "colouring's 930 and 1623 cheap-to-launch but "
-                   "work-heavy rounds at scales 18 and 20.")
-        out.append("- R-MAT scale 22 fits the H200's memory many times "
-                   "over, but one `xwg-apps --graph rmat:22 --repeat 1` run "
-                   "(generator, four C references, both versions) did not "
-                   "finish within 270 s on the GPU machine's host, so the "
-                   "study stops at scale 20.")
+                   "barrier wins where iterations are many and cheap: BFS and "
+                   "SSSP on the grids (hundreds to thousands of iterations), "
+                   "and colouring on the small Kronecker graphs. MIS and "
+                   "colouring converge in 5 to 15 rounds on a grid, and on "
+                   "the Kronecker graphs BFS, SSSP and MIS take 5 to 11 "
+                   "iterations: there the persistent kernel's fixed cost (the "
+                   "in-kernel discovery at each launch, about 0.1 ms) is not "
+                   "won back, and the small graphs lose (0.57 to 0.95 x at "
+                   "scales 10 and 14). "
+                   "Colouring takes thousands of rounds on the large Kronecker "
+                   "graphs, but each does 0.25 to 1.5 ms of latency-bound "
+                   "work, against which a launch is noise.")
+        if rmat:
+            out.append("- Kronecker graphs on the H200, geometric mean over "
+                       "the four apps per scale: %s. Scale %d is the largest "
+                       "the study runs: it fits the H200's memory many times "
+                       "over (about 4.4 GB on the device), but a scale costs "
+                       "the GPU machine's host four times the one below: at "
+                       "24, 40 s to make the graph and 30 s for the four C "
+                       "references, then 4 x 8 runs "
+                       "(`results/raw/h200/apps-log.txt`); scale 26 would not "
+                       "fit the 10 minutes of one device command." % (
+                           ", ".join("%d: %.2f x" % x for x in rmat),
+                           rmat[-1][0]))
+        out.append("- Work is spread by segments of at most 32 edges of one "
+                   "vertex (`apps/graph.h`), not by vertex: an R-MAT hub "
+                   "(largest degree 737,913 at scale 24) then spreads over "
+                   "thousands of work-items. The first version of the study "
+                   "gave each work-item whole vertices, and its Kronecker "
+                   "times were those of the hubs: BFS on scale 20 took 94 ms "
+                   "(now 2.4 ms), colouring 2.3 s (now 0.42 s).")
     if rep.plots_enabled and by_graph:
         fig, ax = plt.subplots(figsize=(8, 3.5))
         keys = sorted(by_graph)

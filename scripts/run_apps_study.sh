@@ -3,7 +3,7 @@
 # implementations, both versions, into results/study.csv (columns:
 # implementation, device, app, graph, variant, time_ms, groups,
 # iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
-# grid with its race checkers (timings there are a simulator's); Mesa
+# grid and R-MAT scale 7 with its race checkers (timings there are a simulator's); Mesa
 # rusticl is refused by xwg's barrier self-test, which the CSV records.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,11 +24,14 @@ echo "== Oclgrind (small grid; its race and uninitialised-value checkers)" >&2
 if command -v oclgrind >/dev/null; then
   # Oclgrind runs its own ICD; the classifier fails the run on any report
   # the barrier cannot explain (tests/oclgrind_reports.py).
-  timeout 900 python3 "$root/tests/oclgrind_reports.py" -- oclgrind \
-      --data-races --uninitialized --max-errors 100000000 --num-threads 2 \
-      "$build/xwg-apps" --graph grid:8x8 --local-size 16 --csv "$csv" \
-      --label oclgrind-2threads >&2 ||
-    echo "run_apps_study: Oclgrind reported real races or wrong answers" >&2
+  # rmat:7 has hubs of several segments, which decide through atomics.
+  for g in grid:8x8 rmat:7; do
+    timeout 900 python3 "$root/tests/oclgrind_reports.py" -- oclgrind \
+        --data-races --uninitialized --max-errors 100000000 --num-threads 2 \
+        "$build/xwg-apps" --graph $g --local-size 16 --csv "$csv" \
+        --label oclgrind-2threads >&2 ||
+      echo "run_apps_study: Oclgrind reported real races or wrong answers" >&2
+  done
 fi
 echo "== rusticl (expected: refused)" >&2
 if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
