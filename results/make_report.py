@@ -695,7 +695,9 @@ def section_performance(rep):
         out += ["", "Every variant tried, full occupancy (microseconds; "
                 "`+cl20`: the C11 atomics as NVIDIA's compiler builds them; "
                 "`+collectN`: `XWG_TUNE_COLLECT=N`, how a wait acquires, 1 "
-                "ships; `+faninN`: the tree's clusters, 32 ships):", "",
+                "ships; `+faninN`: the tree's clusters, 32 ships; `+generic`: "
+                "the PTX instructions without `.global`; `+flag4096`: the "
+                "failed flag read every 4096 polls, 64 ships):", "",
                 md_table(["code", "variant", "64", "256", "1024"], vrows,
                          "llrrr")]
         occ_rows = []
@@ -766,9 +768,18 @@ def section_performance(rep):
                 "(`results/raw/h200/cuda-gridsync.sass`), exactly the "
                 "instructions of xwg's counter in the run before `red` "
                 "(1.38 us at 264 groups; the shipped `red` and relaxed polls "
-                "are within noise of it); where the rest "
-                "goes (the driver's JIT of inline PTX, the loop's watchdog "
-                "bookkeeping) is still open. "
+                "are within noise of it). Built by the CUDA toolkit's "
+                "`ptxas`, the PTX that NVIDIA's OpenCL hands back gives the "
+                "SASS of CUDA's ping-pong, instruction for instruction: "
+                "`MEMBAR.ALL.GPU` and a strong store for the release, strong "
+                "loads for the polls, `CCTL.IVALL` for the acquire "
+                "(`results/raw/h200/xwg-ptx-path.sass`, "
+                "`scripts/run_h200_sass.sh`). Generic addresses (`+generic`) "
+                "and the failed flag read 64 times less often (`+flag4096`) "
+                "move nothing by more than 0.05 us. So the rest is not in "
+                "the code xwg writes: it is in what the driver's own JIT "
+                "makes of it (which cannot be dumped) or in the runtime "
+                "around it, and stays open. "
                 "The `cl20` path pays more: NVIDIA's OpenCL compiler turns "
                 "each C11 acquire or release into a `membar.gl` full fence "
                 "(`results/raw/h200/bench-cl20-path.ptx`), which is why xwg "

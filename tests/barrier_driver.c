@@ -17,6 +17,8 @@
  *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
  *                          work-group barriers, 3 relaxed releases, 4 all
  *                          relaxed; the stress run must then fail)
+ *          [--build-options S]  (a variant of xwg-bench, e.g.
+ *                          -DXWG__TREE_FANIN=8u: its stress tests)
  */
 #include "barrier_kernels.h"
 #include "xwg_barrier.h"
@@ -35,7 +37,7 @@ typedef struct driver {
     size_t local;
     unsigned episodes, launches, jacobi_n, jacobi_iters;
     const char *only, *label;
-    char options[64]; /* build options: a known-bad barrier, or none */
+    char options[192]; /* build options: a variant, a known-bad barrier */
     FILE *csv;
     int passed, failed;
 } driver;
@@ -68,6 +70,8 @@ static void report(driver *d, const char *test, const char *variant,
         fprintf(d->csv, "%s,\"%s\",%s,%s,%s,%zu,%u,%llu,%llu,%.3f,%s,%s\n",
                 d->label, d->info.device_name, path, test, variant, d->local,
                 groups, episodes, errors, seconds, ok ? "pass" : "fail", note);
+    if (d->csv) /* a run cut short by its timeout keeps its rows */
+        fflush(d->csv);
     ok ? d->passed++ : d->failed++;
 }
 
@@ -230,9 +234,12 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--only")) d.only = v;
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) d.label = v;
-        else if (!strcmp(o, "--broken"))
-            snprintf(d.options, sizeof d.options,
-                     "-DXWG_TEST_BROKEN_BARRIER=%s", v);
+        else if (!strcmp(o, "--broken") || !strcmp(o, "--build-options")) {
+            size_t used = strlen(d.options);
+            snprintf(d.options + used, sizeof d.options - used,
+                     !strcmp(o, "--broken") ? " -DXWG_TEST_BROKEN_BARRIER=%s"
+                                            : " %s", v);
+        }
         else {
             fprintf(stderr, "barrier_driver: unknown option %s\n", o);
             return 2;

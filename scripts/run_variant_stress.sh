@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# run_variant_stress.sh BUILD_DIR PLATFORM CSV [SIZES] - the barrier's
+# data-checked stress test (barrier_driver --only stress, every algorithm)
+# on each variant that xwg-bench measures but xwg does not ship
+# (scripts/run_h200_bench.sh), so that none is kept in the tables
+# unchecked. XWG_VARIANT_EPISODES x XWG_VARIANT_LAUNCHES episodes per
+# algorithm (default 100000 x 10: the H200's 10^6). The generic-address
+# variant is PTX: only where the ptx path runs (NVIDIA).
+#   on the H200:  source scripts/h200_setup.sh &&
+#                 scripts/run_variant_stress.sh /tmp/xwg-build NVIDIA $OUT/v.csv
+#   on PoCL:      XWG_VARIANT_EPISODES=20000 XWG_VARIANT_LAUNCHES=1 \
+#                 scripts/run_variant_stress.sh build Portable v.csv 64
+set -uo pipefail
+build=$1 platform=$2 csv=$3 sizes=${4:-256 1024}
+episodes=${XWG_VARIANT_EPISODES:-100000} launches=${XWG_VARIANT_LAUNCHES:-10}
+status=0
+run() { # TAG OPTIONS [ENVIRONMENT...]
+  local tag=$1 options=$2
+  shift 2
+  for local in $sizes; do
+    echo "== variant $tag, $local work-items per group" >&2
+    env "$@" timeout 300 "$build/barrier_driver" --platform-name "$platform" \
+        --local-size "$local" --episodes "$episodes" --launches "$launches" \
+        --only stress --build-options "$options" --csv "$csv" \
+        --label "variant-$tag" || status=1
+  done
+}
+run collect0 -DXWG_TUNE_COLLECT=0
+run collect2 -DXWG_TUNE_COLLECT=2
+for f in 8 16 64; do run fanin$f -DXWG__TREE_FANIN=${f}u; done
+run flag4096 -DXWG_TUNE_FLAG_EVERY=4096u
+[ "$platform" = NVIDIA ] && run generic -DXWG_TUNE_PTX_GENERIC=1 XWG_ATOMICS=ptx
+exit $status
