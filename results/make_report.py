@@ -531,6 +531,21 @@ def section_barrier(rep):
         out += ["", "On the H200: %s checked episodes over local sizes %s at "
                 "full occupancy, %s wrong values." % (
                     "{:,}".format(total), ", ".join(map(str, sizes)), bad)]
+    variants = [r for r in rows if "variant-" in r["label"] and
+                r["test"] == "stress"]
+    if variants:
+        by = group_by(variants, "file")
+        out += ["", "The benchmark's variants that xwg does not ship (labels "
+                "*variant-TAG*, `scripts/run_variant_stress.sh`), each with "
+                "every algorithm: " + "; ".join(
+                    "%s: %d variants, %s checked episodes, %d wrong values, "
+                    "%d of %d runs passed" % (
+                        "H200" if f.endswith("h200.csv") else "PoCL",
+                        len({r["label"] for r in rs}),
+                        "{:,}".format(sum(int(r["episodes"]) for r in rs)),
+                        sum(int(r["errors"]) for r in rs),
+                        sum(r["result"] == "pass" for r in rs), len(rs))
+                    for f, rs in by.items()) + "."]
     return "\n".join(out) + "\n"
 
 

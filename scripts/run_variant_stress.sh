@@ -8,8 +8,11 @@
 # variant is PTX: only where the ptx path runs (NVIDIA).
 #   on the H200:  source scripts/h200_setup.sh &&
 #                 scripts/run_variant_stress.sh /tmp/xwg-build NVIDIA $OUT/v.csv
-#   on PoCL:      XWG_VARIANT_EPISODES=20000 XWG_VARIANT_LAUNCHES=1 \
+#   on PoCL:      XWG_VARIANT_EPISODES=100000 XWG_VARIANT_LAUNCHES=1 \
+#                 XWG_VARIANT_LABEL=pocl-variant POCL_MAX_PTHREAD_COUNT=2 \
 #                 scripts/run_variant_stress.sh build Portable v.csv 64
+# Rows are labelled $XWG_VARIANT_LABEL-TAG (default variant-TAG); they
+# belong in results/barrier-stress-h200.csv and barrier-stress-local.csv.
 set -uo pipefail
 build=$1 platform=$2 csv=$3 sizes=${4:-256 1024}
 episodes=${XWG_VARIANT_EPISODES:-100000} launches=${XWG_VARIANT_LAUNCHES:-10}
@@ -22,7 +25,7 @@ run() { # TAG OPTIONS [ENVIRONMENT...]
     env "$@" timeout 300 "$build/barrier_driver" --platform-name "$platform" \
         --local-size "$local" --episodes "$episodes" --launches "$launches" \
         --only stress --build-options "$options" --csv "$csv" \
-        --label "variant-$tag" || status=1
+        --label "${XWG_VARIANT_LABEL:-variant}-$tag" || status=1
   done
 }
 run collect0 -DXWG_TUNE_COLLECT=0
