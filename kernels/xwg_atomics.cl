@@ -39,15 +39,6 @@ typedef atomic_uint xwg_word;
 /* A __global pointer as the 64-bit address that .global instructions take
  * (NVVM's global addresses are also the generic ones). */
 #define XWG__PTX_ADDR(p) ((ulong)(p))
-/* The state space the instructions name. XWG_TUNE_PTX_GENERIC=1 (an
- * experiment of xwg-bench, not shipped) leaves it out, so they take the
- * same address as a generic one, as CUDA code built without address-space
- * inference does. */
-#if defined(XWG_TUNE_PTX_GENERIC) && XWG_TUNE_PTX_GENERIC
-#define XWG__PTX_SPACE ""
-#else
-#define XWG__PTX_SPACE ".global"
-#endif
 
 /* One function per instruction: a load, a store, an add without its
  * result (`red`: nothing waits for a reply from L2), or a
@@ -77,15 +68,15 @@ typedef atomic_uint xwg_word;
         return old;                                                            \
     }
 
-XWG__PTX_LOAD(xwg__load_relaxed, "ld.relaxed.gpu" XWG__PTX_SPACE ".u32")
-XWG__PTX_LOAD(xwg__load_acquire, "ld.acquire.gpu" XWG__PTX_SPACE ".u32")
-XWG__PTX_STORE(xwg__store_release, "st.release.gpu" XWG__PTX_SPACE ".u32")
-XWG__PTX_STORE(xwg__store_relaxed, "st.relaxed.gpu" XWG__PTX_SPACE ".u32")
-XWG__PTX_RED(xwg__add_release, "red.release.gpu" XWG__PTX_SPACE ".add.u32")
-XWG__PTX_RED(xwg__add_relaxed, "red.relaxed.gpu" XWG__PTX_SPACE ".add.u32")
-XWG__PTX_RMW(xwg__fetch_add_acq_rel, "atom.acq_rel.gpu" XWG__PTX_SPACE ".add.u32")
-XWG__PTX_RMW(xwg__fetch_or_acq_rel, "atom.acq_rel.gpu" XWG__PTX_SPACE ".or.b32")
-XWG__PTX_RMW(xwg__fetch_add_relaxed, "atom.relaxed.gpu" XWG__PTX_SPACE ".add.u32")
+XWG__PTX_LOAD(xwg__load_relaxed, "ld.relaxed.gpu.global.u32")
+XWG__PTX_LOAD(xwg__load_acquire, "ld.acquire.gpu.global.u32")
+XWG__PTX_STORE(xwg__store_release, "st.release.gpu.global.u32")
+XWG__PTX_STORE(xwg__store_relaxed, "st.relaxed.gpu.global.u32")
+XWG__PTX_RED(xwg__add_release, "red.release.gpu.global.add.u32")
+XWG__PTX_RED(xwg__add_relaxed, "red.relaxed.gpu.global.add.u32")
+XWG__PTX_RMW(xwg__fetch_add_acq_rel, "atom.acq_rel.gpu.global.add.u32")
+XWG__PTX_RMW(xwg__fetch_or_acq_rel, "atom.acq_rel.gpu.global.or.b32")
+XWG__PTX_RMW(xwg__fetch_add_relaxed, "atom.relaxed.gpu.global.add.u32")
 
 /* PTX has no acquire-only fence; acq_rel is the weakest that acquires. */
 inline void xwg__fence_acquire(void)

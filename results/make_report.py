@@ -711,7 +711,8 @@ def section_performance(rep):
                 "`+cl20`: the C11 atomics as NVIDIA's compiler builds them; "
                 "`+collectN`: `XWG_TUNE_COLLECT=N`, how a wait acquires, 1 "
                 "ships; `+faninN`: the tree's clusters, 32 ships; `+generic`: "
-                "the PTX instructions without `.global`; `+flag4096`: the "
+                "the PTX instructions without `.global` (commit 5bfff81; "
+                "removed since, as it changed nothing); `+flag4096`: the "
                 "failed flag read every 4096 polls, 64 ships):", "",
                 md_table(["code", "variant", "64", "256", "1024"], vrows,
                          "llrrr")]

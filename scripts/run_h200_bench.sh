@@ -7,8 +7,8 @@
 #   that NVIDIA's compiler made of it ($OUT/bench.ptx);
 #   the variants at full occupancy: the cl20 path (C11 atomics as NVIDIA's
 #   compiler builds them), how waits acquire (XWG_TUNE_COLLECT 0, 2; 1
-#   ships), the tree's fan-in (8, 16, 64; 32 ships), generic-address PTX
-#   instructions, and the failed flag read every 4096 polls (64 ships);
+#   ships), the tree's fan-in (8, 16, 64; 32 ships), and the failed flag
+#   read every 4096 polls (64 ships);
 #   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
 # results/make_report.py turns it into the performance section and plots.
@@ -35,8 +35,9 @@ variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
 variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
 variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
 for f in 8 16 64; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
-# Generic-address PTX instructions; the failed flag read every 4096 polls.
-variant generic counter,tree -DXWG_TUNE_PTX_GENERIC=1 XWG_ATOMICS=ptx
+# The failed flag read every 4096 polls. (The `generic` rows of
+# barrier-h200.csv, PTX instructions without `.global`, came from commit
+# 5bfff81's XWG_TUNE_PTX_GENERIC, removed since: it changed nothing.)
 variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&

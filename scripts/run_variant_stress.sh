@@ -4,8 +4,9 @@
 # on each variant that xwg-bench measures but xwg does not ship
 # (scripts/run_h200_bench.sh), so that none is kept in the tables
 # unchecked. XWG_VARIANT_EPISODES x XWG_VARIANT_LAUNCHES episodes per
-# algorithm (default 100000 x 10: the H200's 10^6). The generic-address
-# variant is PTX: only where the ptx path runs (NVIDIA).
+# algorithm (default 100000 x 10: the H200's 10^6). The `generic` rows of
+# results/barrier-stress-h200.csv came from commit 5bfff81, when
+# XWG_TUNE_PTX_GENERIC existed (run on NVIDIA only, with XWG_ATOMICS=ptx).
 #   on the H200:  source scripts/h200_setup.sh &&
 #                 scripts/run_variant_stress.sh /tmp/xwg-build NVIDIA $OUT/v.csv
 #   on PoCL:      XWG_VARIANT_EPISODES=100000 XWG_VARIANT_LAUNCHES=1 \
@@ -32,5 +33,4 @@ run collect0 -DXWG_TUNE_COLLECT=0
 run collect2 -DXWG_TUNE_COLLECT=2
 for f in 8 16 64; do run fanin$f -DXWG__TREE_FANIN=${f}u; done
 run flag4096 -DXWG_TUNE_FLAG_EVERY=4096u
-[ "$platform" = NVIDIA ] && run generic -DXWG_TUNE_PTX_GENERIC=1 XWG_ATOMICS=ptx
 exit $status
