@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* splitmix64: a small, good, seedable generator. */
 static uint64_t next(uint64_t *s)
@@ -25,37 +28,76 @@ static uint32_t edge_weight(uint32_t u, uint32_t v)
     return 1 + (uint32_t)(next(&s) % 255);
 }
 
+static int threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
 /* CSR from an edge list (each pair given once, stored both ways), with
- * the given weights or, where weights is NULL, edge_weight(). */
+ * the given weights or, where weights is NULL, edge_weight(). Each of T
+ * threads takes one slice of the pairs and counts its own entries per
+ * vertex (count[t * n + v]); turned into offsets, those counts give every
+ * thread its own places in each row, so the rows come out in pair order,
+ * as one thread would fill them, however many threads there are. */
 int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
                      const uint32_t *dst, const uint32_t *weights,
                      uint32_t pairs)
 {
+    const int T = threads();
     g->n = n;
     g->m = 2 * pairs;
     g->row = calloc((size_t)n + 1, sizeof *g->row);
     g->col = malloc((size_t)g->m * sizeof *g->col);
     g->weight = malloc((size_t)g->m * sizeof *g->weight);
-    uint32_t *fill = calloc(n, sizeof *fill);
-    if (!g->row || !g->col || !g->weight || !fill) {
-        free(fill);
+    uint32_t *count = calloc((size_t)T * n, sizeof *count);
+    if (!g->row || !g->col || !g->weight || !count) {
+        free(count);
         graph_free(g);
         return -1;
     }
-    for (uint32_t i = 0; i < pairs; i++) {
-        g->row[src[i] + 1]++;
-        g->row[dst[i] + 1]++;
+#define SLICE(t) ((uint32_t)((uint64_t)pairs * (t) / T))
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1)
+#endif
+    for (int t = 0; t < T; t++) {
+        uint32_t *mine = count + (size_t)t * n;
+        for (uint32_t i = SLICE(t); i < SLICE(t + 1); i++)
+            mine[src[i]]++, mine[dst[i]]++;
+    }
+    /* Per vertex: each slice's offset within the row, and the degree. */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (uint32_t v = 0; v < n; v++) {
+        uint32_t before = 0;
+        for (int t = 0; t < T; t++) {
+            uint32_t c = count[(size_t)t * n + v];
+            count[(size_t)t * n + v] = before;
+            before += c;
+        }
+        g->row[v + 1] = before;
     }
     for (uint32_t v = 0; v < n; v++)
         g->row[v + 1] += g->row[v];
-    for (uint32_t i = 0; i < pairs; i++) {
-        uint32_t u = src[i], v = dst[i];
-        uint32_t w = weights ? weights[i] : edge_weight(u, v);
-        uint32_t a = g->row[u] + fill[u]++, b = g->row[v] + fill[v]++;
-        g->col[a] = v, g->weight[a] = w;
-        g->col[b] = u, g->weight[b] = w;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1)
+#endif
+    for (int t = 0; t < T; t++) {
+        uint32_t *place = count + (size_t)t * n;
+        for (uint32_t i = SLICE(t); i < SLICE(t + 1); i++) {
+            uint32_t u = src[i], v = dst[i];
+            uint32_t w = weights ? weights[i] : edge_weight(u, v);
+            uint32_t a = g->row[u] + place[u]++, b = g->row[v] + place[v]++;
+            g->col[a] = v, g->weight[a] = w;
+            g->col[b] = u, g->weight[b] = w;
+        }
     }
-    free(fill);
+#undef SLICE
+    free(count);
     return 0;
 }
 
