@@ -50,7 +50,8 @@ static const char app_source[] =
     "#define SEGMENT_ARGS n, segs, seg_vertex, seg_begin, col\n"
     /* A step notes locally whether it changed anything and tells the
      * shared flag once: one atomic per work-item, not one per update. */
-    "#define SAY_CHANGED(any) do { if (any) atomic_xchg(changed, 1u); } while (0)\n"
+    "#define SAY_CHANGED(any, flag) \\\n"
+    "    do { if (any) atomic_xchg(flag, 1u); } while (0)\n"
     /* BFS, level-synchronous: vertices of level `it` label their unlabelled
      * neighbours it + 1. */
     "inline void bfs_step(uint gid, uint gsize, SEGMENT_PARAMS,\n"
@@ -66,7 +67,7 @@ static const char app_source[] =
     "        for (uint e = seg_begin[s]; e < seg_begin[s + 1]; e++)\n"
     "            any |= atomic_min(&level[col[e]], it + 1u) > it + 1u;\n"
     "    }\n"
-    "    SAY_CHANGED(any);\n"
+    "    SAY_CHANGED(any, changed);\n"
     "}\n"
     /* SSSP, Bellman-Ford: every reached vertex relaxes its edges. */
     "inline void sssp_step(uint gid, uint gsize, SEGMENT_PARAMS,\n"
@@ -86,7 +87,7 @@ static const char app_source[] =
     "                any = 1u;\n"
     "        }\n"
     "    }\n"
-    "    SAY_CHANGED(any);\n"
+    "    SAY_CHANGED(any, changed);\n"
     "}\n"
     /* MIS (Luby, fixed priorities) and colouring (Jones-Plassmann): in
      * phase 0 every undecided vertex that outranks all its undecided
@@ -99,16 +100,24 @@ static const char app_source[] =
      * in round r each segment of an undecided v offers 2r + 1 (no
      * undecided neighbour outranks v among its edges) or 2r + 2 (one
      * does); both exceed anything of an earlier round, so after phase 0
-     * v is a candidate exactly when mark[v] == 2r + 1. A hub's segments
-     * each scan until their own first blocker, more work in all than one
-     * work-item stopping at the hub's first, but spread. */
+     * v is a candidate exactly when mark[v] == 2r + 1. The adds are
+     * relaxed: the barrier (or the kernel's end) between the phases is
+     * what makes phase 0's marks visible to phase 1's plain reads. A hub's
+     * segments each scan until their own first blocker, more work in all
+     * than one work-item stopping at the hub's first, but spread.
+     *
+     * Phase 1 writes state[v] plainly (v's first segment) while others
+     * exclude neighbours with atomic_xchg: no race, because the adjacency
+     * is symmetric without self-loops (apps/graph.c stores every edge
+     * both ways and drops loops), so a candidate's neighbour outranks it
+     * or is outranked by it and is never a candidate itself. */
     "inline uint rank(uint v) { v ^= v >> 16; v *= 0x7feb352du;\n"
     "    v ^= v >> 15; v *= 0x846ca68bu; return v ^ (v >> 16); }\n"
     "inline int outranks(uint v, uint u) {\n"
     "    return rank(v) > rank(u) || (rank(v) == rank(u) && v > u); }\n"
-    "inline int first(uint s, uint v, __global const uint *seg_vertex) {\n"
+    "inline int first_segment(uint s, uint v,\n"
+    "                         __global const uint *seg_vertex) {\n"
     "    return s == 0u || seg_vertex[s - 1u] != v; }\n"
-
     "inline void select_step(uint gid, uint gsize, SEGMENT_PARAMS,\n"
     "                        __global uint *state, __global uint *mark,\n"
     "                        uint phase, uint round, uint colouring,\n"
@@ -128,14 +137,14 @@ static const char app_source[] =
     "            atomic_max(&mark[v], best ? candidate : blocked);\n"
     "            any = 1u;\n"
     "        } else if (mark[v] == candidate) {\n"
-    "            if (first(s, v, seg_vertex))\n"
+    "            if (first_segment(s, v, seg_vertex))\n"
     "                state[v] = colouring ? round : 1u;\n"
     "            if (!colouring) /* no neighbour is a candidate */\n"
     "                for (uint e = seg_begin[s]; e < seg_begin[s + 1]; e++)\n"
     "                    atomic_xchg(&state[col[e]], 0u);\n"
     "        }\n"
     "    }\n"
-    "    SAY_CHANGED(any);\n"
+    "    SAY_CHANGED(any, changed);\n"
     "}\n"
     "__kernel void select_persistent(SEGMENT_PARAMS, __global uint *state,\n"
     "                                __global uint *mark, uint colouring,\n"

@@ -28,10 +28,13 @@ static uint32_t edge_weight(uint32_t u, uint32_t v)
     return 1 + (uint32_t)(next(&s) % 255);
 }
 
+/* How many threads build a CSR: each holds n counters, so at most 16
+ * (4 GiB of counters at R-MAT scale 26). */
 static int threads(void)
 {
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    int t = omp_get_max_threads();
+    return t < 16 ? t : 16;
 #else
     return 1;
 #endif
@@ -61,7 +64,7 @@ int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
     }
 #define SLICE(t) ((uint32_t)((uint64_t)pairs * (t) / T))
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) num_threads(T)
 #endif
     for (int t = 0; t < T; t++) {
         uint32_t *mine = count + (size_t)t * n;
@@ -84,7 +87,7 @@ int graph_from_edges(graph *g, uint32_t n, const uint32_t *src,
     for (uint32_t v = 0; v < n; v++)
         g->row[v + 1] += g->row[v];
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) num_threads(T)
 #endif
     for (int t = 0; t < T; t++) {
         uint32_t *place = count + (size_t)t * n;
@@ -192,6 +195,9 @@ int graph_from_spec(graph *g, const char *spec, uint64_t seed, char *err,
 int graph_segments(const graph *g, uint32_t max_edges, segments *out)
 {
     uint64_t count = 0;
+    out->vertex = out->begin = NULL;
+    if (max_edges == 0)
+        return -1;
     for (uint32_t v = 0; v < g->n; v++) {
         uint32_t degree = g->row[v + 1] - g->row[v];
         count += degree ? (degree + max_edges - 1) / max_edges : 1;

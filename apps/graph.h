@@ -47,7 +47,7 @@ typedef struct segments {
     uint32_t *begin;  /* count + 1 */
 } segments;
 
-/* Returns 0, or -1 when out of memory. */
+/* Returns 0, or -1 when out of memory or max_edges is 0. */
 int graph_segments(const graph *g, uint32_t max_edges, segments *out);
 void segments_free(segments *s);
 

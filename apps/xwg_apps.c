@@ -293,8 +293,9 @@ static int run_app(app_env *E, const device_graph *d, int which,
          * and the flag read back each time, as a host loop does. */
         size_t global = (size_t)E->groups * E->local;
         cl_uint it = 0, flag = 1;
-        for (; flag && err == CL_SUCCESS; it++) {
-            const cl_uint zero = 0;
+        /* n + 2 at most, as the persistent loop: a wrong kernel ends. */
+        for (; flag && err == CL_SUCCESS && it <= d->n + 1; it++) {
+            static const cl_uint zero = 0; /* read by a non-blocking write */
             clEnqueueWriteBuffer(E->queue, changed, CL_FALSE, 0, sizeof zero,
                                  &zero, 0, NULL, NULL);
             if (!sssp)
@@ -345,8 +346,8 @@ static int run_select(app_env *E, const device_graph *d, int colouring,
         size_t global = (size_t)E->groups * E->local;
         clSetKernelArg(k, a + 2, sizeof changed, &changed);
         cl_uint round = 0;
-        for (;; round++) {
-            const cl_uint zero = 0;
+        for (; round <= d->n + 1; round++) {
+            static const cl_uint zero = 0; /* read by a non-blocking write */
             cl_uint flag = 0;
             clEnqueueWriteBuffer(E->queue, changed, CL_FALSE, 0, sizeof zero,
                                  &zero, 0, NULL, NULL);

@@ -411,7 +411,10 @@ int main(int argc, char **argv)
     snprintf(list, sizeof list, "%s", sizes);
     for (char *t = strtok(list, ","); t; t = strtok(NULL, ","))
         measure_size(&b, strtoul(t, NULL, 10));
-    measure_pingpong(&b); /* a variant may move the floor too */
+    /* A variant of the atomics or of XWG_TUNE_COLLECT moves the floor;
+     * for the others (fan-in, flag interval) the pingpong+TAG rows are the
+     * same kernel again: a measure of run-to-run noise. */
+    measure_pingpong(&b);
     if (cpu) {
         cpu_barrier_result r[2];
         cpu_barriers_measure(2, 200000, r);

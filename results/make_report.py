@@ -675,6 +675,20 @@ def section_performance(rep):
                       ("CUDA, every access relaxed", "cuda",
                        "pingpong/relaxed"))]
         acq_polls = get("xwg-nvidia-atom", "pingpong", 64, "2 groups")
+
+        def tuning_spread():
+            """The largest change that +generic or +flag4096 made to a
+            shipped barrier's latency, in us and in per cent."""
+            worst = (0.0, 0.0)
+            for tag in ("generic", "flag4096"):
+                for a in ("counter", "tree"):
+                    for sz in (64, 256, 1024):
+                        base = get("xwg-nvidia", "barrier/" + a, sz)
+                        var = get("xwg-nvidia", "barrier/%s+%s" % (a, tag), sz)
+                        if base and var:
+                            d = abs(var - base)
+                            worst = max(worst, (d, 100 * d / base))
+            return "%.2f us (%.0f %%)" % worst
         out += ["", "The floor, microseconds per round trip between two "
                 "groups:", "",
                 md_table(["hand-off", "us"],
@@ -792,7 +806,7 @@ def section_performance(rep):
                 "(`results/raw/h200/xwg-ptx-path.sass`, "
                 "`scripts/run_h200_sass.sh`). Generic addresses (`+generic`) "
                 "and the failed flag read 64 times less often (`+flag4096`) "
-                "move nothing by more than 0.05 us. So the rest is not in "
+                "move no barrier by more than %s. So the rest is not in "
                 "the code xwg writes: it is in what the driver's own JIT "
                 "makes of it (which cannot be dumped) or in the runtime "
                 "around it, and stays open. "
@@ -811,7 +825,7 @@ def section_performance(rep):
                     fmt(get("xwg-nvidia", "barrier/default", 1024) -
                         floors[2][1]) if floors[2][1] else "-",
                     fmt(get("cuda", "grid.sync", 1024) - floors[2][1])
-                    if floors[2][1] else "-")]
+                    if floors[2][1] else "-", tuning_spread())]
     if pocl:
         def pget(variant):
             for r in pocl:
@@ -1000,6 +1014,13 @@ def section_study(rep):
                    "the four apps on the grid graph: %s." % "; ".join(
                        "%s %.2f x (%s)" % (g, m, "met" if m >= 2 else
                                            "missed") for g, m in grids))
+        def iters(kind, apps_):
+            """The fewest and most iterations of apps_ on the H200's graphs
+            of a kind."""
+            its = [int(r["iterations"]) for r in runs
+                   if r["implementation"].startswith("nvidia") and
+                   r["graph"].startswith(kind) and r["app"] in apps_]
+            return (min(its), max(its)) if its else ("-", "-")
         rmat = sorted(((int(g[4:]), geomean(list(sp.values())))
                        for (impl, g), sp in by_graph.items()
                        if impl.startswith("nvidia") and g.startswith("rmat")
@@ -1010,25 +1031,31 @@ def section_study(rep):
                    "barrier wins where iterations are many and cheap: BFS and "
                    "SSSP on the grids (hundreds to thousands of iterations), "
                    "and colouring on the small Kronecker graphs. MIS and "
-                   "colouring converge in 5 to 15 rounds on a grid, and on "
-                   "the Kronecker graphs BFS, SSSP and MIS take 5 to 11 "
+                   "colouring converge in %s to %s rounds on a grid, and on "
+                   "the Kronecker graphs BFS, SSSP and MIS take %s to %s "
                    "iterations: there the persistent kernel's fixed cost (the "
                    "in-kernel discovery at each launch, about 0.1 ms) is not "
                    "won back, and the small graphs lose (0.57 to 0.95 x at "
                    "scales 10 and 14). "
                    "Colouring takes thousands of rounds on the large Kronecker "
-                   "graphs, but each does 0.25 to 1.5 ms of latency-bound "
-                   "work, against which a launch is noise.")
+                   "graphs, but at scales 20 to 24 each does 0.25 to 1.5 ms "
+                   "of latency-bound work, against which a launch is noise."
+                   % (iters("grid", ("mis", "colour")) +
+                      iters("rmat", ("bfs", "sssp", "mis"))))
         if rmat:
             out.append("- Kronecker graphs on the H200, geometric mean over "
                        "the four apps per scale: %s. Scale %d is the largest "
                        "the study runs: it fits the H200's memory many times "
-                       "over (about 4.4 GB on the device), but a scale costs "
-                       "the GPU machine's host four times the one below: at "
-                       "24, 40 s to make the graph and 30 s for the four C "
-                       "references, then 4 x 8 runs "
-                       "(`results/raw/h200/apps-log.txt`); scale 26 would not "
-                       "fit the 10 minutes of one device command." % (
+                       "over (about 4.4 GiB on the device), but each scale "
+                       "costs the GPU machine's host 4 to 6 times the one "
+                       "below: the graph was made in 1.4, 6.8 and 40 s at "
+                       "scales 20, 22 and 24, and the four C references took "
+                       "another 30 s at 24, before 4 x 8 runs "
+                       "(`results/raw/h200/apps-log.txt`). Scale 26, the "
+                       "largest the generator takes, is still to run: the "
+                       "graph is now built on every core, which may bring "
+                       "it within one 10-minute device command with one "
+                       "timed run per version." % (
                            ", ".join("%d: %.2f x" % x for x in rmat),
                            rmat[-1][0]))
         out.append("- Work is spread by segments of at most 32 edges of one "

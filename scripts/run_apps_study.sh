@@ -5,6 +5,8 @@
 # iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
 # grid and R-MAT scale 7 with its race checkers (timings there are a simulator's); Mesa
 # rusticl is refused by xwg's barrier self-test, which the CSV records.
+# The file starts afresh: append the H200's rows after it
+# (scripts/run_h200_apps.sh).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -20,7 +22,7 @@ for g in grid:128x128 grid:256x256 rmat:12 rmat:14 rmat:16; do
   OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 \
     "$build/xwg-apps" --graph "$g" --repeat 3 --csv "$csv" --label pocl-2threads >&2
 done
-echo "== Oclgrind (small grid; its race and uninitialised-value checkers)" >&2
+echo "== Oclgrind (small graphs; its race and uninitialised-value checkers)" >&2
 if command -v oclgrind >/dev/null; then
   # Oclgrind runs its own ICD; the classifier fails the run on any report
   # the barrier cannot explain (tests/oclgrind_reports.py).

@@ -8,6 +8,9 @@
 # minutes, so the largest scales go in a call of their own:
 #   scripts/run_h200_apps.sh rmat:24
 #   XWG_APPS_REPEAT=1 XWG_APPS_TIMEOUT=560 scripts/run_h200_apps.sh rmat:26
+# (scale 26 not yet run: it may not fit one command). Rows are appended to
+# $OUT/study-h200.csv: the device tool gives every command an empty $OUT;
+# elsewhere, start from an empty one, or earlier rows count in the medians.
 # Then, here:
 #   cat study-h200.csv >> results/study.csv && python3 results/make_report.py
 set -uo pipefail

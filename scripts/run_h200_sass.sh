@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# run_h200_sass.sh - what the H200 really runs, for the barrier-latency
-# investigation (issue 5): the machine code (SASS) of xwg-bench's kernels as
-# NVIDIA's OpenCL compiler emits them on the ptx and cl20 paths, and of the
-# CUDA comparator, into $OUT/*.sass. OpenCL hands back PTX
-# (xwg-bench --dump-binary); ptxas and cuobjdump from the CUDA toolkit turn
-# it into SASS, so the poll loops of xwg's barrier and of grid.sync() can be
-# compared instruction by instruction.
+# run_h200_sass.sh - machine code for the barrier-latency investigation
+# (issue 5): the PTX that NVIDIA's OpenCL compiler makes of xwg-bench's
+# kernels on the ptx and cl20 paths (xwg-bench --dump-binary), turned into
+# SASS by the CUDA toolkit's ptxas and cuobjdump, and the SASS of the CUDA
+# comparator, into $OUT. The OpenCL driver's own JIT from that PTX to SASS
+# cannot be dumped: this is what ptxas makes of the same PTX, so the poll
+# loops of xwg's barrier and of grid.sync() can be compared instruction by
+# instruction.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"

@@ -1,6 +1,7 @@
 /*
  * test_graph.c - the applications' graphs (apps/graph.c), no device
- * needed: the CSR does not depend on how many threads built it, and the
+ * needed: the CSR does not depend on how many threads built it, R-MAT
+ * graphs are those the first, serial generator made, and the
  * segments that spread a vertex's edges over work-items cover every edge
  * once, at most max_edges at a time, with one segment even for a vertex
  * without edges.
@@ -31,6 +32,31 @@ START_TEST(csr_is_the_same_for_any_thread_count)
     ck_assert(!memcmp(one.weight, many.weight, one.m * sizeof *one.weight));
     graph_free(&one);
     graph_free(&many);
+}
+END_TEST
+
+/* FNV-1a over a CSR's offsets, neighbours and weights. */
+static uint64_t csr_hash(const graph *g)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i <= g->n; i++)
+        h = (h ^ g->row[i]) * 1099511628211ull;
+    for (uint32_t i = 0; i < g->m; i++)
+        h = (h ^ g->col[i] ^ ((uint64_t)g->weight[i] << 32)) *
+            1099511628211ull;
+    return h;
+}
+
+START_TEST(rmat_is_the_graph_of_the_serial_generator)
+{
+    /* The hash of R-MAT 12, seed 1, as the one-thread generator and CSR
+     * builder of commit 31c9e9a made it: the study's graphs must not
+     * change when the code that makes them gets faster. */
+    graph g;
+    build(&g, "rmat:12", 2);
+    ck_assert_uint_eq(g.m, 130656);
+    ck_assert_uint_eq(csr_hash(&g), 0x175c96e997e50ff7ull);
+    graph_free(&g);
 }
 END_TEST
 
@@ -81,6 +107,7 @@ int main(void)
     TCase *t = tcase_create("graph");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, csr_is_the_same_for_any_thread_count);
+    tcase_add_test(t, rmat_is_the_graph_of_the_serial_generator);
     tcase_add_test(t, segments_cover_every_edge_once);
     tcase_add_test(t, isolated_vertex_has_one_empty_segment);
     suite_add_tcase(s, t);
