@@ -28,6 +28,9 @@
  *          [--barriers-only]   (full occupancy, barriers and pingpong only:
  *                               for variants)
  *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
+ *          [--placements N]    (also the floor with its flags at N places
+ *                               in memory, 64 KiB + 128 B apart: rows
+ *                               pingpong@min/median/max-of-N)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
@@ -56,11 +59,12 @@ static const char bench_source[] =
      * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
      * the hardware's round trip without any ordering. */
     "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
-    "                       uint relaxed, XWG_STATE)\n"
+    "                       uint relaxed, uint base, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
     "    if (get_local_id(0) != 0 || xwg_group_id() > 1)\n"
     "        return;\n"
+    "    flags += base; /* where in memory: see --placements */\n"
     "    volatile __global xwg_word *mine = &flags[xwg_group_id() * 32];\n"
     "    volatile __global xwg_word *theirs = &flags[(1 - xwg_group_id()) * 32];\n"
     "    for (uint r = 1; r <= rounds; r++) {\n"
@@ -89,6 +93,7 @@ typedef struct bench {
     const char *tag;    /* appended to barrier rows' names: a variant */
     int algos[4];       /* by xwg_barrier_algo: measure it? */
     int barriers_only;  /* full occupancy, no relaunch, discovery, floor */
+    unsigned placements; /* the floor at this many places in memory, or 0 */
     FILE *csv;
 } bench;
 
@@ -246,18 +251,27 @@ static void measure_size(bench *b, size_t local)
     clReleaseKernel(k);
 }
 
-/* Device time (us) per round trip of the pingpong kernel. */
-static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed)
+/* Where the flags of placement i sit in the pingpong buffer, in words:
+ * 64 KiB and 128 bytes apart, so that each pair lands on other lines,
+ * pages and (as far as the address hash spreads them) L2 slices. */
+#define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
+#define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
+
+/* Device time (us) per round trip of the pingpong kernel, its flags at
+ * word `base` of the buffer. */
+static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed,
+                          cl_uint base)
 {
     double t[2];
     const cl_uint rounds[2] = {1000, 21000};
     for (int i = 0; i < 2; i++) {
         const cl_uint zero = 0;
-        clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 0, 4096, 0,
-                            NULL, NULL);
+        clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero,
+                            4 * base, 4096, 0, NULL, NULL);
         clSetKernelArg(k, 0, sizeof flags, &flags);
         clSetKernelArg(k, 1, sizeof rounds[i], &rounds[i]);
         clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
+        clSetKernelArg(k, 3, sizeof base, &base);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.groups = 2;
         lo.skip_discovery = 1;
@@ -267,17 +281,48 @@ static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed)
     return (t[1] - t[0]) / (rounds[1] - rounds[0]);
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, c = *(const double *)y;
+    return (a > c) - (a < c);
+}
+
+/* The floor at b->placements places in memory: the fastest, median and
+ * slowest, for each order. Whether CUDA's faster floor is a matter of
+ * where its flags happen to sit (bench/cuda/gridsync.cu does the same). */
+static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
+{
+    for (cl_uint relaxed = 0; relaxed < 2; relaxed++) {
+        double us[64];
+        for (unsigned i = 0; i < b->placements; i++)
+            us[i] = pingpong_us(b, k, flags, relaxed, PLACEMENT_WORDS(i));
+        qsort(us, b->placements, sizeof *us, by_value);
+        const double pick[3] = {us[0], us[b->placements / 2],
+                                us[b->placements - 1]};
+        const char *what[3] = {"min", "median", "max"};
+        for (int j = 0; j < 3; j++) {
+            char name[96];
+            snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
+                     relaxed ? "/relaxed" : "", what[j], b->placements);
+            row(b, name, 64, "2 groups", 2, pick[j]);
+        }
+    }
+}
+
 static void measure_pingpong(bench *b)
 {
     int err;
     cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
-    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
+                                  PINGPONG_BYTES(b->placements), NULL, &err);
     const char *plus = *b->tag ? "+" : "";
     char name[2][96];
     snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
     snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
-    row(b, name[0], 64, "2 groups", 2, pingpong_us(b, k, flags, 0));
-    row(b, name[1], 64, "2 groups", 2, pingpong_us(b, k, flags, 1));
+    row(b, name[0], 64, "2 groups", 2, pingpong_us(b, k, flags, 0, 0));
+    row(b, name[1], 64, "2 groups", 2, pingpong_us(b, k, flags, 1, 0));
+    if (b->placements)
+        measure_placements(b, k, flags);
     clReleaseMemObject(flags);
     clReleaseKernel(k);
 }
@@ -347,6 +392,13 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--tag")) b.tag = v;
         else if (!strcmp(o, "--build-options")) options = v;
         else if (!strcmp(o, "--dump-binary")) binary = v;
+        else if (!strcmp(o, "--placements")) {
+            b.placements = strtoul(v, NULL, 10);
+            if (b.placements > 64) {
+                fprintf(stderr, "xwg-bench: --placements takes 0 to 64\n");
+                return 2;
+            }
+        }
         else if (!strcmp(o, "--algos")) {
             if (!parse_algos(v, b.algos)) {
                 fprintf(stderr, "xwg-bench: --algos takes a list of xf, "

@@ -693,6 +693,24 @@ def section_performance(rep):
                 "groups:", "",
                 md_table(["hand-off", "us"],
                          [[n, fmt(v)] for n, v in floors], "lr")]
+        spread = []
+        for label, who in (("xwg-nvidia", "OpenCL (xwg, `ptx` path)"),
+                           ("cuda", "CUDA")):
+            for order in ("", "/relaxed"):
+                keys = [r["variant"] for r in rows if r["label"] == label and
+                        r["variant"].startswith("pingpong%s@min-of-" % order)]
+                if not keys:
+                    continue
+                n = keys[0].rsplit("-", 1)[1]
+                spread.append([who, "release/acquire" if not order else
+                               "relaxed", n] + [
+                    fmt(get(label, "pingpong%s@%s-of-%s" % (order, w, n), 64,
+                            "2 groups")) for w in ("min", "median", "max")])
+        if spread:
+            out += ["", "The floor with its two flags at N places in memory "
+                    "(64 KiB + 128 B apart; `--placements`), microseconds:",
+                    "", md_table(["code", "hand-off", "N", "fastest",
+                                  "median", "slowest"], spread, "llrrrr")]
         if acq_polls is not None:
             out += ["", "xwg's ping-pong waits as its barriers do (relaxed "
                     "polls, then one acquire load: `XWG_TUNE_COLLECT=1`); "

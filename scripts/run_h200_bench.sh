@@ -10,6 +10,8 @@
 #   ships), the tree's fan-in (8, 16, 64; 32 ships), and the failed flag
 #   read every 4096 polls (64 ships);
 #   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
+#   both pingpongs also with their flags at 16 places in memory (whether
+#   CUDA's faster floor is where its flags happen to sit);
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
 # results/make_report.py turns it into the performance section and plots.
 set -uo pipefail
@@ -21,7 +23,7 @@ rm -f "$csv"
 bench=/tmp/xwg-build/xwg-bench
 echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
 timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label xwg-nvidia \
-    --dump-binary "$out/bench.ptx" >&2
+    --dump-binary "$out/bench.ptx" --placements 16 >&2
 variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
   local tag=$1 algos=$2 options=$3
   shift 3
@@ -41,7 +43,7 @@ for f in 8 16 64; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
 variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
-    timeout 200 /tmp/gridsync >> "$csv"
+    timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"
 if [ "${XWG_BENCH_POCL:-1}" = 1 ]; then
   echo "== xwg-bench, PoCL on the host's cores (64 work-items)" >&2
   timeout 200 $bench --platform-name Portable --local-sizes 64 --csv "$csv" \

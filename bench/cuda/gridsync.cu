@@ -8,9 +8,14 @@
 // device scope; and all relaxed), per round trip. Prints CSV rows in
 // xwg-bench's columns.
 //
-// Usage: gridsync [E1 E2]
+// With PLACEMENTS, the floor is also measured with its flags at that many
+// places in memory (64 KiB + 128 B apart, as xwg-bench --placements does):
+// rows pingpong@min/median/max-of-N.
+//
+// Usage: gridsync [E1 E2 [PLACEMENTS]]
 #include <cooperative_groups.h>
 #include <cuda/atomic>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -107,6 +112,9 @@ static float time_syncs(int blocks, int threads, unsigned count)
     return best[2];
 }
 
+// Where the flags of placement i sit, in words (xwg-bench's spacing).
+static unsigned placement_words(unsigned i) { return i * (16384u + 32u); }
+
 static float time_pingpong(unsigned *flags, unsigned rounds, int relaxed)
 {
     CHECK(cudaMemset(flags, 0, 4096));
@@ -156,13 +164,31 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
+    unsigned placements = argc > 3 ? atoi(argv[3]) : 0;
+    if (placements > 64)
+        placements = 64;
     unsigned *flags;
-    CHECK(cudaMalloc(&flags, 4096));
+    CHECK(cudaMalloc(&flags, 4 * placement_words(placements) + 4096));
     for (int relaxed = 0; relaxed < 2; relaxed++) {
         float t1 = time_pingpong(flags, 1000, relaxed);
         float t2 = time_pingpong(flags, 21000, relaxed);
         printf("cuda,\"%s\",%s,64,2 groups,2,%.4f\n", prop.name,
                relaxed ? "pingpong/relaxed" : "pingpong", (t2 - t1) / 20000);
+    }
+    for (int relaxed = 0; relaxed < 2 && placements; relaxed++) {
+        float us[64];
+        for (unsigned i = 0; i < placements; i++) {
+            unsigned *at = flags + placement_words(i);
+            us[i] = (time_pingpong(at, 21000, relaxed) -
+                     time_pingpong(at, 1000, relaxed)) / 20000;
+        }
+        std::sort(us, us + placements);
+        const float pick[3] = {us[0], us[placements / 2], us[placements - 1]};
+        const char *what[3] = {"min", "median", "max"};
+        for (int j = 0; j < 3; j++)
+            printf("cuda,\"%s\",pingpong%s@%s-of-%u,64,2 groups,2,%.4f\n",
+                   prop.name, relaxed ? "/relaxed" : "", what[j], placements,
+                   pick[j]);
     }
     return 0;
 }
