@@ -10,6 +10,8 @@
  *   relaunch        the multi-kernel alternative: one launch of an empty
  *                   kernel of the same geometry per step, waited for at the
  *                   end; the same difference of two counts, wall time.
+ *   relaunch/readback  the same with a blocking read of 4 bytes after each
+ *                   launch, as a host loop that checks a convergence flag.
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
  *                   (release store; polls that acquire as the barriers'
@@ -170,18 +172,26 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
     return t[2];
 }
 
-/* Wall time (us) of `count` launches of the empty kernel; median of 3. */
+/* Wall time (us) of `count` launches of the empty kernel; median of 3.
+ * With `sink` set, each launch is followed by a blocking read of 4 bytes
+ * of it, as a host loop that checks a convergence flag waits for every
+ * step; otherwise the launches are enqueued back to back. */
 static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
-                          unsigned count)
+                          unsigned count, cl_mem sink)
 {
     double t[3];
     size_t global = (size_t)groups * local;
     for (int i = 0; i < 3; i++) {
         clFinish(b->queue);
         double start = now_us();
-        for (unsigned c = 0; c < count; c++)
+        for (unsigned c = 0; c < count; c++) {
             clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0,
                                    NULL, NULL);
+            cl_uint flag;
+            if (sink)
+                clEnqueueReadBuffer(b->queue, sink, CL_TRUE, 0, sizeof flag,
+                                    &flag, 0, NULL, NULL);
+        }
         clFinish(b->queue);
         t[i] = now_us() - start;
     }
@@ -241,10 +251,15 @@ static void measure_size(bench *b, size_t local)
         }
         if (b->barriers_only)
             continue;
-        double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4);
-        double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4);
-        row(b, "relaunch", local, occ_name[o], groups,
-            (r2 - r1) / ((b->e2 - b->e1) / 4));
+        for (int readback = 0; readback < 2; readback++) {
+            cl_mem wait_on = readback ? sink : NULL;
+            double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4,
+                                    wait_on);
+            double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4,
+                                    wait_on);
+            row(b, readback ? "relaunch/readback" : "relaunch", local,
+                occ_name[o], groups, (r2 - r1) / ((b->e2 - b->e1) / 4));
+        }
     }
     clReleaseMemObject(sink);
     clReleaseKernel(empty);

@@ -626,7 +626,10 @@ def section_performance(rep):
            "what a launch without a barrier option runs (the tree above 4 "
            "groups per compute unit, else the counter). *relaunch* is the "
            "multi-kernel alternative: one launch of an empty kernel of the "
-           "same shape per step, enqueued back to back on an in-order queue. "
+           "same shape per step, enqueued back to back on an in-order queue; "
+           "*relaunch + read-back* waits for each with a blocking read of "
+           "4 bytes, as a host loop that checks a convergence flag does "
+           "(`-` where the recorded run predates that row). "
            "CUDA's `grid.sync()`, relaunch and ping-pong come from "
            "`bench/cuda/gridsync.cu` on the same GPU in the same script "
            "(`scripts/run_h200_bench.sh`). *pingpong* is the floor: a flag "
@@ -652,9 +655,11 @@ def section_performance(rep):
             ocl = get("xwg-nvidia", "relaunch", size)
             ratios.append((size, d / g if d and g else None,
                            ocl / d if d and ocl else None))
+            rb = get("xwg-nvidia", "relaunch/readback", size)
             table.append([size] + [fmt(vals[a]) for a in algos] +
                          [fmt(g), fmt(d / g if d and g else None), fmt(ocl),
-                          "%.1f" % (ocl / d) if d and ocl else "-",
+                          "%.1f" % (ocl / d) if d and ocl else "-", fmt(rb),
+                          "%.1f" % (rb / d) if d and rb else "-",
                           fmt(get("cuda", "relaunch", size))])
         out += ["H200, full occupancy (4224, 1056 and 264 groups), "
                 "microseconds per barrier, atomics path `ptx` (the one xwg "
@@ -662,8 +667,9 @@ def section_performance(rep):
                 md_table(["local size", "xwg xf", "xwg counter", "xwg tree",
                           "xwg default", "CUDA grid.sync",
                           "default / grid.sync", "OpenCL relaunch",
-                          "relaunch / default", "CUDA relaunch"], table,
-                         "rrrrrrrrrr")]
+                          "relaunch / default", "relaunch + read-back",
+                          "read-back / default", "CUDA relaunch"], table,
+                         "rrrrrrrrrrrr")]
         floors = [(name, get(label, variant, 64, "2 groups")) for
                   name, label, variant in (
                       ("OpenCL, `ptx` path (release store, relaxed polls, "
