@@ -18,6 +18,9 @@
  *                   waits do), per round trip;
  *   pingpong/relaxed  the same with every access relaxed: the hardware's
  *                   round trip, with no ordering at all.
+ *   pingpong/bare, pingpong/bare-relaxed  the same two in a plain OpenCL
+ *                   kernel (no xwg state, discovery or local memory),
+ *                   launched directly.
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
  *          [--algos xf,counter,tree,default]  (default: what a launch
@@ -59,28 +62,49 @@ static const char bench_source[] =
     /* Two groups hand a flag back and forth through memory: a release
      * store, and polls that acquire as the barriers' waits do
      * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
-     * the hardware's round trip without any ordering. */
-    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
-    "                       uint relaxed, uint base, XWG_STATE)\n"
+     * the hardware's round trip without any ordering. A wait gives up
+     * after 2^24 polls (the two groups are not running together) and
+     * says so in flags[64], so that the bench reports it, not hangs. */
+    "inline void pingpong_rounds(volatile __global xwg_word *flags,\n"
+    "                            uint rounds, uint relaxed, uint g)\n"
     "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) != 0 || xwg_group_id() > 1)\n"
-    "        return;\n"
-    "    flags += base; /* where in memory: see --placements */\n"
-    "    volatile __global xwg_word *mine = &flags[xwg_group_id() * 32];\n"
-    "    volatile __global xwg_word *theirs = &flags[(1 - xwg_group_id()) * 32];\n"
+    "    volatile __global xwg_word *mine = &flags[g * 32u];\n"
+    "    volatile __global xwg_word *theirs = &flags[(1u - g) * 32u];\n"
     "    for (uint r = 1; r <= rounds; r++) {\n"
-    "        if (xwg_group_id() == 0) {\n"
+    "        if (g == 0u) {\n"
     "            if (relaxed) xwg__store_relaxed(mine, r);\n"
     "            else xwg__store_release(mine, r);\n"
     "        }\n"
-    "        if (relaxed) { while (xwg__load_relaxed(theirs) != r) {} }\n"
-    "        else { while (xwg__poll(theirs) != r) {} xwg__collected(theirs); }\n"
-    "        if (xwg_group_id() == 1) {\n"
+    "        uint polls = 0u;\n"
+    "        while ((relaxed ? xwg__load_relaxed(theirs) : xwg__poll(theirs))\n"
+    "               != r)\n"
+    "            if (++polls == (1u << 24)) {\n"
+    "                xwg__store_relaxed(&flags[64], 1u);\n"
+    "                return;\n"
+    "            }\n"
+    "        if (!relaxed)\n"
+    "            xwg__collected(theirs);\n"
+    "        if (g == 1u) {\n"
     "            if (relaxed) xwg__store_relaxed(mine, r);\n"
     "            else xwg__store_release(mine, r);\n"
     "        }\n"
     "    }\n"
+    "}\n"
+    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
+    "                       uint relaxed, uint base, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) == 0 && xwg_group_id() < 2)\n"
+    "        pingpong_rounds(flags + base, rounds, relaxed, xwg_group_id());\n"
+    "}\n"
+    /* The same in a kernel that is no xwg kernel at all: no state
+     * argument, no discovery, no local memory, launched directly. Where
+     * its floor is lower, the cost is in what an xwg kernel carries. */
+    "__kernel void pingpong_bare(volatile __global xwg_word *flags,\n"
+    "                            uint rounds, uint relaxed, uint base)\n"
+    "{\n"
+    "    if (get_local_id(0) == 0 && get_group_id(0) < 2)\n"
+    "        pingpong_rounds(flags + base, rounds, relaxed, get_group_id(0));\n"
     "}\n";
 
 typedef struct bench {
@@ -272,28 +296,55 @@ static void measure_size(bench *b, size_t local)
 #define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
 #define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
 
-/* Device time (us) per round trip of the pingpong kernel, its flags at
- * word `base` of the buffer. */
-static double pingpong_us(bench *b, cl_kernel k, cl_mem flags, cl_uint relaxed,
-                          cl_uint base)
+/* Device time (us) per round trip of a pingpong kernel, its flags at word
+ * `base` of the buffer; the xwg kernel goes through xwg_launch, the bare
+ * one through clEnqueueNDRangeKernel. -1 when the two groups did not run
+ * together (a wait gave up). */
+static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
+                          cl_uint relaxed, cl_uint base)
 {
     double t[2];
     const cl_uint rounds[2] = {1000, 21000};
     for (int i = 0; i < 2; i++) {
         const cl_uint zero = 0;
+        cl_uint gave_up = 0;
         clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero,
                             4 * base, 4096, 0, NULL, NULL);
         clSetKernelArg(k, 0, sizeof flags, &flags);
         clSetKernelArg(k, 1, sizeof rounds[i], &rounds[i]);
         clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
         clSetKernelArg(k, 3, sizeof base, &base);
-        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
-        lo.groups = 2;
-        lo.skip_discovery = 1;
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        t[i] = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
+        if (bare) {
+            size_t global = 128, local = 64;
+            cl_event ev;
+            if (clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local,
+                                       0, NULL, &ev) != CL_SUCCESS)
+                return -1;
+            clWaitForEvents(1, &ev);
+            t[i] = event_us(ev);
+        } else {
+            xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+            lo.groups = 2;
+            lo.skip_discovery = 1;
+            xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+            t[i] = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
+        }
+        clEnqueueReadBuffer(b->queue, flags, CL_TRUE, 4 * (base + 64),
+                            sizeof gave_up, &gave_up, 0, NULL, NULL);
+        if (gave_up) {
+            fprintf(stderr, "xwg-bench: pingpong: the two groups did not "
+                            "run together\n");
+            return -1;
+        }
     }
     return (t[1] - t[0]) / (rounds[1] - rounds[0]);
+}
+
+/* A floor row, unless its run gave up. */
+static void floor_row(bench *b, const char *name, double us)
+{
+    if (us >= 0)
+        row(b, name, 64, "2 groups", 2, us);
 }
 
 static int by_value(const void *x, const void *y)
@@ -309,17 +360,22 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
 {
     for (cl_uint relaxed = 0; relaxed < 2; relaxed++) {
         double us[64];
-        for (unsigned i = 0; i < b->placements; i++)
-            us[i] = pingpong_us(b, k, flags, relaxed, PLACEMENT_WORDS(i));
-        qsort(us, b->placements, sizeof *us, by_value);
-        const double pick[3] = {us[0], us[b->placements / 2],
-                                us[b->placements - 1]};
+        unsigned ran = 0;
+        for (unsigned i = 0; i < b->placements; i++) {
+            double t = pingpong_us(b, k, 0, flags, relaxed, PLACEMENT_WORDS(i));
+            if (t >= 0) /* not a run that gave up */
+                us[ran++] = t;
+        }
+        if (ran == 0)
+            continue;
+        qsort(us, ran, sizeof *us, by_value);
+        const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
         const char *what[3] = {"min", "median", "max"};
         for (int j = 0; j < 3; j++) {
             char name[96];
             snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
-                     relaxed ? "/relaxed" : "", what[j], b->placements);
-            row(b, name, 64, "2 groups", 2, pick[j]);
+                     relaxed ? "/relaxed" : "", what[j], ran);
+            floor_row(b, name, pick[j]);
         }
     }
 }
@@ -334,11 +390,18 @@ static void measure_pingpong(bench *b)
     char name[2][96];
     snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
     snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
-    row(b, name[0], 64, "2 groups", 2, pingpong_us(b, k, flags, 0, 0));
-    row(b, name[1], 64, "2 groups", 2, pingpong_us(b, k, flags, 1, 0));
+    floor_row(b, name[0], pingpong_us(b, k, 0, flags, 0, 0));
+    floor_row(b, name[1], pingpong_us(b, k, 0, flags, 1, 0));
+    cl_kernel bare = clCreateKernel(b->prog, "pingpong_bare", &err);
+    snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
+    snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
+             b->tag);
+    floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
+    floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
     if (b->placements)
         measure_placements(b, k, flags);
     clReleaseMemObject(flags);
+    clReleaseKernel(bare);
     clReleaseKernel(k);
 }
 

@@ -679,7 +679,12 @@ def section_performance(rep):
                       ("CUDA, release store, acquire loads (`cuda::atomic_ref`)",
                        "cuda", "pingpong"),
                       ("CUDA, every access relaxed", "cuda",
-                       "pingpong/relaxed"))]
+                       "pingpong/relaxed"),
+                      ("OpenCL, a plain kernel (no xwg state, discovery or "
+                       "local memory), as the `ptx` path", "xwg-nvidia",
+                       "pingpong/bare"),
+                      ("OpenCL, a plain kernel, every access relaxed",
+                       "xwg-nvidia", "pingpong/bare-relaxed"))]
         acq_polls = get("xwg-nvidia-atom", "pingpong", 64, "2 groups")
 
         def tuning_spread():
@@ -698,7 +703,8 @@ def section_performance(rep):
         out += ["", "The floor, microseconds per round trip between two "
                 "groups:", "",
                 md_table(["hand-off", "us"],
-                         [[n, fmt(v)] for n, v in floors], "lr")]
+                         [[n, fmt(v)] for n, v in floors if v is not None],
+                         "lr")]
         spread = []
         for label, who in (("xwg-nvidia", "OpenCL (xwg, `ptx` path)"),
                            ("cuda", "CUDA")):

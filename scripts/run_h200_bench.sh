@@ -3,7 +3,8 @@
 # device tool, into $OUT/barrier-h200.csv (columns: label, device, variant,
 # local_size, occupancy, groups, us):
 #   xwg-bench on NVIDIA's OpenCL with the shipped settings (every size,
-#   occupancy and algorithm; relaunch; the pingpong floor), and the PTX
+#   occupancy and algorithm; relaunch, and relaunch with a read-back; the
+#   pingpong floor, in an xwg kernel and in a plain one), and the PTX
 #   that NVIDIA's compiler made of it ($OUT/bench.ptx);
 #   the variants at full occupancy: the cl20 path (C11 atomics as NVIDIA's
 #   compiler builds them), how waits acquire (XWG_TUNE_COLLECT 0, 2; 1
