@@ -992,8 +992,9 @@ def section_study(rep):
            "MIS and colouring by one pass in falling priority order, which "
            "is what the rounds compute. Times are medians of the timed runs (a first, "
            "untimed run compiles); speedup = multi-kernel time / barrier "
-           "time. Produced by `scripts/run_apps_study.sh` (PoCL, rusticl) "
-           "and `scripts/run_h200_apps.sh` (the H200).", ""]
+           "time. Produced by `scripts/run_apps_study.sh` (PoCL, Oclgrind, "
+           "rusticl, and the H200's rows that `scripts/run_h200_apps.sh` "
+           "recorded in `results/raw/h200/study-h200.csv`).", ""]
     refused = [r for r in rows if r["variant"] == "refused"]
     runs = [r for r in rows if r["variant"] in ("barrier", "multi")]
     groups = {}

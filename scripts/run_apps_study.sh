@@ -5,8 +5,9 @@
 # iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
 # grid and R-MAT scale 7 with its race checkers (timings there are a simulator's); Mesa
 # rusticl is refused by xwg's barrier self-test, which the CSV records.
-# The file starts afresh: append the H200's rows after it
-# (scripts/run_h200_apps.sh).
+# The file starts afresh; the H200's rows, which scripts/run_h200_apps.sh
+# records on the GPU machine into results/raw/h200/study-h200.csv, are
+# appended at the end, so that this one script rebuilds the whole study.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -39,5 +40,10 @@ echo "== rusticl (expected: refused)" >&2
 if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
     "$build/xwg-apps" --graph grid:32x32 --label rusticl >&2; then
   echo "rusticl-llvmpipe,\"llvmpipe\",all,grid32x32,refused,,,,0" >> "$csv"
+fi
+h200=$root/results/raw/h200/study-h200.csv
+if [ -f "$h200" ]; then
+  echo "== the H200's rows, as recorded: $h200" >&2
+  cat "$h200" >> "$csv"
 fi
 echo "run_apps_study: $(($(wc -l < "$csv") - 1)) rows" >&2

@@ -11,8 +11,9 @@
 # (scale 26 not yet run: it may not fit one command). Rows are appended to
 # $OUT/study-h200.csv: the device tool gives every command an empty $OUT;
 # elsewhere, start from an empty one, or earlier rows count in the medians.
-# Then, here:
-#   cat study-h200.csv >> results/study.csv && python3 results/make_report.py
+# Then, here: put the rows in results/raw/h200/study-h200.csv (replace
+# those of the graphs run again, keep the others), and rebuild:
+#   scripts/run_apps_study.sh && python3 results/make_report.py
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
