@@ -42,6 +42,7 @@
 #include "cpu_barriers.h"
 #include "xwg_barrier.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,9 +156,11 @@ static void row(bench *b, const char *variant, size_t local, const char *occ,
 {
     printf("%-16s local %4zu, %-7s occupancy, %5u groups: %10.3f us\n",
            variant, local, occ, groups, us);
-    if (b->csv)
+    if (b->csv) {
         fprintf(b->csv, "%s,\"%s\",%s,%zu,%s,%u,%.4f\n", b->label,
                 b->info.device_name, variant, local, occ, groups, us);
+        fflush(b->csv); /* a run cut short by a timeout keeps its rows */
+    }
     fflush(stdout);
 }
 
@@ -296,55 +299,83 @@ static void measure_size(bench *b, size_t local)
 #define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
 #define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
 
-/* Device time (us) per round trip of a pingpong kernel, its flags at word
- * `base` of the buffer; the xwg kernel goes through xwg_launch, the bare
- * one through clEnqueueNDRangeKernel. -1 when the two groups did not run
- * together (a wait gave up). */
+/* Device time (us) of one run of a pingpong kernel: `rounds` round trips,
+ * its flags at word `base` of the buffer; the xwg kernel goes through
+ * xwg_launch, the bare one through clEnqueueNDRangeKernel. NAN when the
+ * run failed or its two groups did not run together (a wait gave up). */
+static double pingpong_run_us(bench *b, cl_kernel k, int bare, cl_mem flags,
+                              cl_uint relaxed, cl_uint base, cl_uint rounds)
+{
+    const cl_uint zero = 0;
+    cl_uint gave_up = 0;
+    double us;
+    clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 4 * base, 4096,
+                        0, NULL, NULL);
+    clSetKernelArg(k, 0, sizeof flags, &flags);
+    clSetKernelArg(k, 1, sizeof rounds, &rounds);
+    clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
+    clSetKernelArg(k, 3, sizeof base, &base);
+    if (bare) {
+        size_t global = 128, local = 64;
+        cl_event ev;
+        int err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global,
+                                         &local, 0, NULL, &ev);
+        if (err == CL_SUCCESS)
+            err = clWaitForEvents(1, &ev);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
+                    xwg_status_name(err));
+            return NAN;
+        }
+        us = event_us(ev);
+    } else {
+        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+        lo.groups = 2;
+        lo.skip_discovery = 1;
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        us = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
+    }
+    clEnqueueReadBuffer(b->queue, flags, CL_TRUE, 4 * (base + 64),
+                        sizeof gave_up, &gave_up, 0, NULL, NULL);
+    if (gave_up) {
+        fprintf(stderr, "xwg-bench: pingpong%s%s at word %u: the two groups "
+                        "did not run together\n", bare ? "/bare" : "",
+                relaxed ? " (relaxed)" : "", base);
+        return NAN;
+    }
+    return us;
+}
+
+/* Per round trip: the difference of runs of 1000 and 21000 round trips,
+ * so that launch costs cancel; the median of 3 such pairs, so that one
+ * group starting late in one run does not decide it. NAN as above. */
 static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
                           cl_uint relaxed, cl_uint base)
 {
-    double t[2];
-    const cl_uint rounds[2] = {1000, 21000};
-    for (int i = 0; i < 2; i++) {
-        const cl_uint zero = 0;
-        cl_uint gave_up = 0;
-        clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero,
-                            4 * base, 4096, 0, NULL, NULL);
-        clSetKernelArg(k, 0, sizeof flags, &flags);
-        clSetKernelArg(k, 1, sizeof rounds[i], &rounds[i]);
-        clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
-        clSetKernelArg(k, 3, sizeof base, &base);
-        if (bare) {
-            size_t global = 128, local = 64;
-            cl_event ev;
-            if (clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local,
-                                       0, NULL, &ev) != CL_SUCCESS)
-                return -1;
-            clWaitForEvents(1, &ev);
-            t[i] = event_us(ev);
-        } else {
-            xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
-            lo.groups = 2;
-            lo.skip_discovery = 1;
-            xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-            t[i] = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
-        }
-        clEnqueueReadBuffer(b->queue, flags, CL_TRUE, 4 * (base + 64),
-                            sizeof gave_up, &gave_up, 0, NULL, NULL);
-        if (gave_up) {
-            fprintf(stderr, "xwg-bench: pingpong: the two groups did not "
-                            "run together\n");
-            return -1;
-        }
+    double d[3];
+    for (int i = 0; i < 3; i++) {
+        double t1 = pingpong_run_us(b, k, bare, flags, relaxed, base, 1000);
+        double t2 = pingpong_run_us(b, k, bare, flags, relaxed, base, 21000);
+        if (isnan(t1) || isnan(t2))
+            return NAN;
+        d[i] = (t2 - t1) / 20000;
     }
-    return (t[1] - t[0]) / (rounds[1] - rounds[0]);
+    qsort(d, 3, sizeof *d, cmp_double);
+    return d[1];
 }
 
-/* A floor row, unless its run gave up. */
+/* A floor row, unless its runs failed; a negative one (timing noise that
+ * even the median did not absorb) is said, not recorded. */
 static void floor_row(bench *b, const char *name, double us)
 {
-    if (us >= 0)
-        row(b, name, 64, "2 groups", 2, us);
+    if (isnan(us))
+        return;
+    if (us < 0) {
+        fprintf(stderr, "xwg-bench: %s: %.3f us, timing noise: not recorded\n",
+                name, us);
+        return;
+    }
+    row(b, name, 64, "2 groups", 2, us);
 }
 
 static int by_value(const void *x, const void *y)
@@ -363,7 +394,7 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
         unsigned ran = 0;
         for (unsigned i = 0; i < b->placements; i++) {
             double t = pingpong_us(b, k, 0, flags, relaxed, PLACEMENT_WORDS(i));
-            if (t >= 0) /* not a run that gave up */
+            if (t >= 0) /* not failed (NAN) nor noise */
                 us[ran++] = t;
         }
         if (ran == 0)
@@ -373,8 +404,9 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
         const char *what[3] = {"min", "median", "max"};
         for (int j = 0; j < 3; j++) {
             char name[96];
-            snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
-                     relaxed ? "/relaxed" : "", what[j], ran);
+            snprintf(name, sizeof name, "pingpong%s@%s-of-%u%s%s",
+                     relaxed ? "/relaxed" : "", what[j], ran,
+                     *b->tag ? "+" : "", b->tag);
             floor_row(b, name, pick[j]);
         }
     }
@@ -393,15 +425,20 @@ static void measure_pingpong(bench *b)
     floor_row(b, name[0], pingpong_us(b, k, 0, flags, 0, 0));
     floor_row(b, name[1], pingpong_us(b, k, 0, flags, 1, 0));
     cl_kernel bare = clCreateKernel(b->prog, "pingpong_bare", &err);
-    snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
-    snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
-             b->tag);
-    floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
-    floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
+    if (bare == NULL) {
+        fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
+                xwg_status_name(err));
+    } else {
+        snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
+        snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
+                 b->tag);
+        floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
+        floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
+        clReleaseKernel(bare);
+    }
     if (b->placements)
         measure_placements(b, k, flags);
     clReleaseMemObject(flags);
-    clReleaseKernel(bare);
     clReleaseKernel(k);
 }
 

@@ -164,9 +164,12 @@ int main(int argc, char **argv)
             fflush(stdout);
         }
     }
-    unsigned placements = argc > 3 ? atoi(argv[3]) : 0;
-    if (placements > 64)
-        placements = 64;
+    int asked = argc > 3 ? atoi(argv[3]) : 0;
+    if (asked < 0 || asked > 64) {
+        fprintf(stderr, "gridsync: PLACEMENTS takes 0 to 64\n");
+        return 2;
+    }
+    unsigned placements = (unsigned)asked;
     unsigned *flags;
     CHECK(cudaMalloc(&flags, 4 * placement_words(placements) + 4096));
     for (int relaxed = 0; relaxed < 2; relaxed++) {

@@ -308,6 +308,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "xwg-litmus: discovery: %s\n", xwg_status_string(err));
         return 1;
     }
+    if (o.placements[0] && occ.groups < 2)
+        fprintf(stderr, "xwg-litmus: one group runs at a time here: the "
+                        "tests between groups are left out\n");
     L.groups = occ.groups;
     clReleaseMemObject(dummy);
 
