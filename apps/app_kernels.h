@@ -100,17 +100,19 @@ static const char app_source[] =
      * in round r each segment of an undecided v offers 2r + 1 (no
      * undecided neighbour outranks v among its edges) or 2r + 2 (one
      * does); both exceed anything of an earlier round, so after phase 0
-     * v is a candidate exactly when mark[v] == 2r + 1. The adds are
-     * relaxed: the barrier (or the kernel's end) between the phases is
-     * what makes phase 0's marks visible to phase 1's plain reads. A hub's
+     * v is a candidate exactly when mark[v] == 2r + 1. atomic_max orders
+     * nothing (OpenCL's atomic_* functions are relaxed): the barrier (or
+     * the kernel's end) between the phases is what makes phase 0's marks
+     * visible to phase 1's plain reads. A hub's
      * segments each scan until their own first blocker, more work in all
      * than one work-item stopping at the hub's first, but spread.
      *
-     * Phase 1 writes state[v] plainly (v's first segment) while others
-     * exclude neighbours with atomic_xchg: no race, because the adjacency
-     * is symmetric without self-loops (apps/graph.c stores every edge
-     * both ways and drops loops), so a candidate's neighbour outranks it
-     * or is outranked by it and is never a candidate itself. */
+     * Phase 1 writes a candidate's state[v] plainly (v's first segment)
+     * while others exclude neighbours with atomic_xchg. No race: the
+     * adjacency is symmetric without self-loops (apps/graph.c stores every
+     * edge both ways and drops loops), so a candidate's neighbours are
+     * never candidates (the undecided ones are outranked by it), and
+     * nobody excludes a candidate. */
     "inline uint rank(uint v) { v ^= v >> 16; v *= 0x7feb352du;\n"
     "    v ^= v >> 15; v *= 0x846ca68bu; return v ^ (v >> 16); }\n"
     "inline int outranks(uint v, uint u) {\n"
