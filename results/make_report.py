@@ -695,11 +695,12 @@ def section_performance(rep):
             """The largest change that +generic or +flag4096 made to a
             shipped barrier's latency, in us and in per cent."""
             worst = (0.0, 0.0)
-            for tag in ("generic", "flag4096"):
+            for label, tag in (("xwg-nvidia-5bfff81", "generic"),
+                               ("xwg-nvidia", "flag4096")):
                 for a in ("counter", "tree"):
                     for sz in (64, 256, 1024):
                         base = get("xwg-nvidia", "barrier/" + a, sz)
-                        var = get("xwg-nvidia", "barrier/%s+%s" % (a, tag), sz)
+                        var = get(label, "barrier/%s+%s" % (a, tag), sz)
                         if base and var:
                             d = abs(var - base)
                             worst = max(worst, (d, 100 * d / base))
@@ -747,9 +748,12 @@ def section_performance(rep):
                  "xwg-nvidia-atom": "before `red` (an earlier run of the "
                  "same script): arrivals wait for the add's old value, and "
                  "every poll acquires unless tagged",
+                 "xwg-nvidia-5bfff81": "commit 5bfff81, with the "
+                 "`XWG_TUNE_PTX_GENERIC` knob (removed since)",
                  "xwg-nvidia": "shipped code"}
         vrows = []
-        for label in ("xwg-nvidia-v1", "xwg-nvidia-atom", "xwg-nvidia"):
+        for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
+                      "xwg-nvidia-5bfff81", "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue

@@ -15,6 +15,9 @@
 #   CUDA's faster floor is where its flags happen to sit);
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
 # results/make_report.py turns it into the performance section and plots.
+# To record a new run: replace the rows labelled xwg-nvidia, cuda and
+# xwg-pocl16 in results/barrier-h200.csv with $OUT/barrier-h200.csv's;
+# keep the other labels (xwg-nvidia-v1, -atom, -5bfff81: earlier code).
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -39,8 +42,9 @@ variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
 variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
 for f in 8 16 64; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
 # The failed flag read every 4096 polls. (The `generic` rows of
-# barrier-h200.csv, PTX instructions without `.global`, came from commit
-# 5bfff81's XWG_TUNE_PTX_GENERIC, removed since: it changed nothing.)
+# barrier-h200.csv, label xwg-nvidia-5bfff81, PTX instructions without
+# `.global`, came from that commit's XWG_TUNE_PTX_GENERIC, removed since:
+# it changed nothing.)
 variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
