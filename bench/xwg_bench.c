@@ -39,10 +39,9 @@
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
+#include "bench.h"
 #include "cpu_barriers.h"
-#include "xwg_barrier.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,72 +58,9 @@ static const char bench_source[] =
     "{\n"
     "    if (get_global_id(0) == 0)\n"
     "        sink[0] += 1;\n"
-    "}\n"
-    /* Two groups hand a flag back and forth through memory: a release
-     * store, and polls that acquire as the barriers' waits do
-     * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
-     * the hardware's round trip without any ordering. A wait gives up
-     * after 2^24 polls (the two groups are not running together) and
-     * says so in flags[64], so that the bench reports it, not hangs. */
-    "inline void pingpong_rounds(volatile __global xwg_word *flags,\n"
-    "                            uint rounds, uint relaxed, uint g)\n"
-    "{\n"
-    "    volatile __global xwg_word *mine = &flags[g * 32u];\n"
-    "    volatile __global xwg_word *theirs = &flags[(1u - g) * 32u];\n"
-    "    for (uint r = 1; r <= rounds; r++) {\n"
-    "        if (g == 0u) {\n"
-    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
-    "            else xwg__store_release(mine, r);\n"
-    "        }\n"
-    "        uint polls = 0u;\n"
-    "        while ((relaxed ? xwg__load_relaxed(theirs) : xwg__poll(theirs))\n"
-    "               != r)\n"
-    "            if (++polls == (1u << 24)) {\n"
-    "                xwg__store_relaxed(&flags[64], 1u);\n"
-    "                return;\n"
-    "            }\n"
-    "        if (!relaxed)\n"
-    "            xwg__collected(theirs);\n"
-    "        if (g == 1u) {\n"
-    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
-    "            else xwg__store_release(mine, r);\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
-    "                       uint relaxed, uint base, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0 && xwg_group_id() < 2)\n"
-    "        pingpong_rounds(flags + base, rounds, relaxed, xwg_group_id());\n"
-    "}\n"
-    /* The same in a kernel that is no xwg kernel at all: no state
-     * argument, no discovery, no local memory, launched directly. Where
-     * its floor is lower, the cost is in what an xwg kernel carries. */
-    "__kernel void pingpong_bare(volatile __global xwg_word *flags,\n"
-    "                            uint rounds, uint relaxed, uint base)\n"
-    "{\n"
-    "    if (get_local_id(0) == 0 && get_group_id(0) < 2)\n"
-    "        pingpong_rounds(flags + base, rounds, relaxed, get_group_id(0));\n"
     "}\n";
 
-typedef struct bench {
-    cl_context cl;
-    cl_device_id device;
-    cl_command_queue queue; /* with profiling */
-    xwg_context *xc;
-    xwg_device_info info;
-    cl_program prog;
-    unsigned e1, e2;
-    const char *label;
-    const char *tag;    /* appended to barrier rows' names: a variant */
-    int algos[4];       /* by xwg_barrier_algo: measure it? */
-    int barriers_only;  /* full occupancy, no relaunch, discovery, floor */
-    unsigned placements; /* the floor at this many places in memory, or 0 */
-    FILE *csv;
-} bench;
-
-static double now_us(void)
+double now_us(void)
 {
     struct timespec t;
     timespec_get(&t, TIME_UTC);
@@ -132,7 +68,7 @@ static double now_us(void)
 }
 
 /* A finished command's device time, in microseconds; releases the event. */
-static double event_us(cl_event ev)
+double event_us(cl_event ev)
 {
     cl_ulong start = 0, end = 0;
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
@@ -145,14 +81,14 @@ static double event_us(cl_event ev)
 
 static const char *const algo_names[] = {"default", "xf", "counter", "tree"};
 
-static int cmp_double(const void *a, const void *b)
+int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void row(bench *b, const char *variant, size_t local, const char *occ,
-                cl_uint groups, double us)
+void row(bench *b, const char *variant, size_t local, const char *occ,
+         cl_uint groups, double us)
 {
     printf("%-16s local %4zu, %-7s occupancy, %5u groups: %10.3f us\n",
            variant, local, occ, groups, us);
@@ -166,9 +102,9 @@ static void row(bench *b, const char *variant, size_t local, const char *occ,
 
 /* One launch through xwg, waited for: its device time in us, and what it
  * reports in *info. Exits on failure, naming `what`. */
-static double timed_launch_us(bench *b, cl_kernel k, size_t local,
-                              const xwg_launch_options *o, const char *what,
-                              xwg_launch_info *info)
+double timed_launch_us(bench *b, cl_kernel k, size_t local,
+                       const xwg_launch_options *o, const char *what,
+                       xwg_launch_info *info)
 {
     xwg_pending *p;
     cl_event ev;
@@ -293,155 +229,6 @@ static void measure_size(bench *b, size_t local)
     clReleaseKernel(k);
 }
 
-/* Where the flags of placement i sit in the pingpong buffer, in words:
- * 64 KiB and 128 bytes apart, so that each pair lands on other lines,
- * pages and (as far as the address hash spreads them) L2 slices. */
-#define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
-#define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
-
-/* Device time (us) of one run of a pingpong kernel: `rounds` round trips,
- * its flags at word `base` of the buffer; the xwg kernel goes through
- * xwg_launch, the bare one through clEnqueueNDRangeKernel. NAN when the
- * run failed or its two groups did not run together (a wait gave up). */
-static double pingpong_run_us(bench *b, cl_kernel k, int bare, cl_mem flags,
-                              cl_uint relaxed, cl_uint base, cl_uint rounds)
-{
-    const cl_uint zero = 0;
-    cl_uint gave_up = 0;
-    double us;
-    clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 4 * base, 4096,
-                        0, NULL, NULL);
-    clSetKernelArg(k, 0, sizeof flags, &flags);
-    clSetKernelArg(k, 1, sizeof rounds, &rounds);
-    clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
-    clSetKernelArg(k, 3, sizeof base, &base);
-    if (bare) {
-        size_t global = 128, local = 64;
-        cl_event ev;
-        int err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global,
-                                         &local, 0, NULL, &ev);
-        if (err == CL_SUCCESS)
-            err = clWaitForEvents(1, &ev);
-        if (err != CL_SUCCESS) {
-            fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
-                    xwg_status_name(err));
-            return NAN;
-        }
-        us = event_us(ev);
-    } else {
-        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
-        lo.groups = 2;
-        lo.skip_discovery = 1;
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        us = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
-    }
-    clEnqueueReadBuffer(b->queue, flags, CL_TRUE, 4 * (base + 64),
-                        sizeof gave_up, &gave_up, 0, NULL, NULL);
-    if (gave_up) {
-        fprintf(stderr, "xwg-bench: pingpong%s%s at word %u: the two groups "
-                        "did not run together\n", bare ? "/bare" : "",
-                relaxed ? " (relaxed)" : "", base);
-        return NAN;
-    }
-    return us;
-}
-
-/* Per round trip: the difference of runs of 1000 and 21000 round trips,
- * so that launch costs cancel; the median of 3 such pairs, so that one
- * group starting late in one run does not decide it. NAN as above. */
-static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
-                          cl_uint relaxed, cl_uint base)
-{
-    double d[3];
-    for (int i = 0; i < 3; i++) {
-        double t1 = pingpong_run_us(b, k, bare, flags, relaxed, base, 1000);
-        double t2 = pingpong_run_us(b, k, bare, flags, relaxed, base, 21000);
-        if (isnan(t1) || isnan(t2))
-            return NAN;
-        d[i] = (t2 - t1) / 20000;
-    }
-    qsort(d, 3, sizeof *d, cmp_double);
-    return d[1];
-}
-
-/* A floor row, unless its runs failed; a negative one (timing noise that
- * even the median did not absorb) is said, not recorded. */
-static void floor_row(bench *b, const char *name, double us)
-{
-    if (isnan(us))
-        return;
-    if (us < 0) {
-        fprintf(stderr, "xwg-bench: %s: %.3f us, timing noise: not recorded\n",
-                name, us);
-        return;
-    }
-    row(b, name, 64, "2 groups", 2, us);
-}
-
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, c = *(const double *)y;
-    return (a > c) - (a < c);
-}
-
-/* The floor at b->placements places in memory: the fastest, median and
- * slowest, for each order. Whether CUDA's faster floor is a matter of
- * where its flags happen to sit (bench/cuda/gridsync.cu does the same). */
-static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
-{
-    for (cl_uint relaxed = 0; relaxed < 2; relaxed++) {
-        double us[64];
-        unsigned ran = 0;
-        for (unsigned i = 0; i < b->placements; i++) {
-            double t = pingpong_us(b, k, 0, flags, relaxed, PLACEMENT_WORDS(i));
-            if (t >= 0) /* not failed (NAN) nor noise */
-                us[ran++] = t;
-        }
-        if (ran == 0)
-            continue;
-        qsort(us, ran, sizeof *us, by_value);
-        const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
-        const char *what[3] = {"min", "median", "max"};
-        for (int j = 0; j < 3; j++) {
-            char name[96];
-            snprintf(name, sizeof name, "pingpong%s@%s-of-%u%s%s",
-                     relaxed ? "/relaxed" : "", what[j], ran,
-                     *b->tag ? "+" : "", b->tag);
-            floor_row(b, name, pick[j]);
-        }
-    }
-}
-
-static void measure_pingpong(bench *b)
-{
-    int err;
-    cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
-    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
-                                  PINGPONG_BYTES(b->placements), NULL, &err);
-    const char *plus = *b->tag ? "+" : "";
-    char name[2][96];
-    snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
-    snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
-    floor_row(b, name[0], pingpong_us(b, k, 0, flags, 0, 0));
-    floor_row(b, name[1], pingpong_us(b, k, 0, flags, 1, 0));
-    cl_kernel bare = clCreateKernel(b->prog, "pingpong_bare", &err);
-    if (bare == NULL) {
-        fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
-                xwg_status_name(err));
-    } else {
-        snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
-        snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
-                 b->tag);
-        floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
-        floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
-        clReleaseKernel(bare);
-    }
-    if (b->placements)
-        measure_placements(b, k, flags);
-    clReleaseMemObject(flags);
-    clReleaseKernel(k);
-}
-
 /* Writes the program's binary for its one device (NVIDIA: PTX), to see
  * what the atomics became. */
 static void dump_binary(cl_program prog, const char *path)
@@ -551,9 +338,14 @@ int main(int argc, char **argv)
     }
     b.info.size = sizeof b.info;
     xwg_context_query(b.xc, &b.info);
-    char *log = NULL;
-    if ((err = xwg_program_build(b.xc, bench_source, options, &b.prog,
-                                 &log))) {
+    /* One program: the barrier kernels and the floor's (floor.c). */
+    char *log = NULL, *source = malloc(sizeof bench_source +
+                                       strlen(floor_source));
+    strcpy(source, bench_source);
+    strcat(source, floor_source);
+    err = xwg_program_build(b.xc, source, options, &b.prog, &log);
+    free(source);
+    if (err) {
         fprintf(stderr, "xwg-bench: build: %s\n%s\n", xwg_status_name(err),
                 log ? log : "");
         return 1;
@@ -581,7 +373,7 @@ int main(int argc, char **argv)
     /* A variant of the atomics or of XWG_TUNE_COLLECT moves the floor;
      * for the others (fan-in, flag interval) the pingpong+TAG rows are the
      * same kernel again: a measure of run-to-run noise. */
-    measure_pingpong(&b);
+    measure_floor(&b);
     if (cpu) {
         cpu_barrier_result r[2];
         cpu_barriers_measure(2, 200000, r);

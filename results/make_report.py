@@ -632,7 +632,7 @@ def section_performance(rep):
            "(a column where the recorded run has that row). "
            "CUDA's `grid.sync()`, relaunch and ping-pong come from "
            "`bench/cuda/gridsync.cu` on the same GPU in the same script "
-           "(`scripts/run_h200_bench.sh`). *pingpong* is the floor: a flag "
+           "(`scripts/run_h200_bench.sh`). *pingpong* is the floor (`bench/floor.c`): a flag "
            "handed between two groups and back through memory, with a "
            "release store and an acquire as xwg's waits do it, and "
            "(*pingpong/relaxed*) with every access relaxed.", ""]

@@ -1,0 +1,48 @@
+/*
+ * bench.h - what the parts of xwg-bench share: the run's settings and
+ * OpenCL objects, the CSV row, and timed launches.
+ */
+#ifndef XWG_BENCH_H
+#define XWG_BENCH_H
+
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+
+typedef struct bench {
+    cl_context cl;
+    cl_device_id device;
+    cl_command_queue queue; /* with profiling */
+    xwg_context *xc;
+    xwg_device_info info;
+    cl_program prog;
+    unsigned e1, e2;
+    const char *label;
+    const char *tag;    /* appended to barrier rows' names: a variant */
+    int algos[4];       /* by xwg_barrier_algo: measure it? */
+    int barriers_only;  /* full occupancy, no relaunch, discovery, floor */
+    unsigned placements; /* the floor at this many places in memory, or 0 */
+    FILE *csv;
+} bench;
+
+/* Wall-clock microseconds. */
+double now_us(void);
+/* A finished command's device time, in microseconds; releases the event. */
+double event_us(cl_event ev);
+/* qsort's order for doubles, ascending. */
+int cmp_double(const void *a, const void *b);
+/* One result: printed, and appended to the CSV (flushed). */
+void row(bench *b, const char *variant, size_t local, const char *occ,
+         cl_uint groups, double us);
+/* One launch through xwg, waited for: its device time in us, and what it
+ * reports in *info. Exits on failure, naming `what`. */
+double timed_launch_us(bench *b, cl_kernel k, size_t local,
+                       const xwg_launch_options *o, const char *what,
+                       xwg_launch_info *info);
+
+/* The floor (floor.c): its kernels, built with the benchmark's, and its
+ * measurement, rows pingpong... */
+extern const char floor_source[];
+void measure_floor(bench *b);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * floor.c - the floor under every barrier: a flag handed between two
+ * groups and back, per round trip (pingpong: release store, polls that
+ * acquire as the barriers' waits do; pingpong/relaxed: every access
+ * relaxed), in an xwg kernel and in a plain one (pingpong/bare), and
+ * optionally with the flags at several places in memory (--placements).
+ */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+const char floor_source[] =
+    /* Two groups hand a flag back and forth through memory: a release
+     * store, and polls that acquire as the barriers' waits do
+     * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
+     * the hardware's round trip without any ordering. A wait gives up
+     * after 2^24 polls (the two groups are not running together) and
+     * says so in flags[64], so that the bench reports it, not hangs. */
+    "inline void pingpong_rounds(volatile __global xwg_word *flags,\n"
+    "                            uint rounds, uint relaxed, uint g)\n"
+    "{\n"
+    "    volatile __global xwg_word *mine = &flags[g * 32u];\n"
+    "    volatile __global xwg_word *theirs = &flags[(1u - g) * 32u];\n"
+    "    for (uint r = 1; r <= rounds; r++) {\n"
+    "        if (g == 0u) {\n"
+    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
+    "            else xwg__store_release(mine, r);\n"
+    "        }\n"
+    "        uint polls = 0u;\n"
+    "        while ((relaxed ? xwg__load_relaxed(theirs) : xwg__poll(theirs))\n"
+    "               != r)\n"
+    "            if (++polls == (1u << 24)) {\n"
+    "                xwg__store_relaxed(&flags[64], 1u);\n"
+    "                return;\n"
+    "            }\n"
+    "        if (!relaxed)\n"
+    "            xwg__collected(theirs);\n"
+    "        if (g == 1u) {\n"
+    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
+    "            else xwg__store_release(mine, r);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
+    "                       uint relaxed, uint base, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) == 0 && xwg_group_id() < 2)\n"
+    "        pingpong_rounds(flags + base, rounds, relaxed, xwg_group_id());\n"
+    "}\n"
+    /* The same in a kernel that is no xwg kernel at all: no state
+     * argument, no discovery, no local memory, launched directly. Where
+     * its floor is lower, the cost is in what an xwg kernel carries. */
+    "__kernel void pingpong_bare(volatile __global xwg_word *flags,\n"
+    "                            uint rounds, uint relaxed, uint base)\n"
+    "{\n"
+    "    if (get_local_id(0) == 0 && get_group_id(0) < 2)\n"
+    "        pingpong_rounds(flags + base, rounds, relaxed, get_group_id(0));\n"
+    "}\n";
+
+/* Where the flags of placement i sit in the pingpong buffer, in words:
+ * 64 KiB and 128 bytes apart, so that each pair lands on other lines,
+ * pages and (as far as the address hash spreads them) L2 slices. */
+#define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
+#define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
+
+/* Device time (us) of one run of a pingpong kernel: `rounds` round trips,
+ * its flags at word `base` of the buffer; the xwg kernel goes through
+ * xwg_launch, the bare one through clEnqueueNDRangeKernel. NAN when the
+ * run failed or its two groups did not run together (a wait gave up). */
+static double pingpong_run_us(bench *b, cl_kernel k, int bare, cl_mem flags,
+                              cl_uint relaxed, cl_uint base, cl_uint rounds)
+{
+    const cl_uint zero = 0;
+    cl_uint gave_up = 0;
+    double us;
+    clEnqueueFillBuffer(b->queue, flags, &zero, sizeof zero, 4 * base, 4096,
+                        0, NULL, NULL);
+    clSetKernelArg(k, 0, sizeof flags, &flags);
+    clSetKernelArg(k, 1, sizeof rounds, &rounds);
+    clSetKernelArg(k, 2, sizeof relaxed, &relaxed);
+    clSetKernelArg(k, 3, sizeof base, &base);
+    if (bare) {
+        size_t global = 128, local = 64;
+        cl_event ev;
+        int err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global,
+                                         &local, 0, NULL, &ev);
+        if (err == CL_SUCCESS)
+            err = clWaitForEvents(1, &ev);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
+                    xwg_status_name(err));
+            return NAN;
+        }
+        us = event_us(ev);
+    } else {
+        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+        lo.groups = 2;
+        lo.skip_discovery = 1;
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        us = timed_launch_us(b, k, 64, &lo, "pingpong", &info);
+    }
+    clEnqueueReadBuffer(b->queue, flags, CL_TRUE, 4 * (base + 64),
+                        sizeof gave_up, &gave_up, 0, NULL, NULL);
+    if (gave_up) {
+        fprintf(stderr, "xwg-bench: pingpong%s%s at word %u: the two groups "
+                        "did not run together\n", bare ? "/bare" : "",
+                relaxed ? " (relaxed)" : "", base);
+        return NAN;
+    }
+    return us;
+}
+
+/* Per round trip: the difference of runs of 1000 and 21000 round trips,
+ * so that launch costs cancel; the median of 3 such pairs, so that one
+ * group starting late in one run does not decide it. NAN as above. */
+static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
+                          cl_uint relaxed, cl_uint base)
+{
+    double d[3];
+    for (int i = 0; i < 3; i++) {
+        double t1 = pingpong_run_us(b, k, bare, flags, relaxed, base, 1000);
+        double t2 = pingpong_run_us(b, k, bare, flags, relaxed, base, 21000);
+        if (isnan(t1) || isnan(t2))
+            return NAN;
+        d[i] = (t2 - t1) / 20000;
+    }
+    qsort(d, 3, sizeof *d, cmp_double);
+    return d[1];
+}
+
+/* A floor row, unless its runs failed; a negative one (timing noise that
+ * even the median did not absorb) is said, not recorded. */
+static void floor_row(bench *b, const char *name, double us)
+{
+    if (isnan(us))
+        return;
+    if (us < 0) {
+        fprintf(stderr, "xwg-bench: %s: %.3f us, timing noise: not recorded\n",
+                name, us);
+        return;
+    }
+    row(b, name, 64, "2 groups", 2, us);
+}
+
+/* The floor at b->placements places in memory: the fastest, median and
+ * slowest, for each order. Whether CUDA's faster floor is a matter of
+ * where its flags happen to sit (bench/cuda/gridsync.cu does the same). */
+static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
+{
+    for (cl_uint relaxed = 0; relaxed < 2; relaxed++) {
+        double us[64];
+        unsigned ran = 0;
+        for (unsigned i = 0; i < b->placements; i++) {
+            double t = pingpong_us(b, k, 0, flags, relaxed, PLACEMENT_WORDS(i));
+            if (t >= 0) /* not failed (NAN) nor noise */
+                us[ran++] = t;
+        }
+        if (ran == 0)
+            continue;
+        qsort(us, ran, sizeof *us, cmp_double);
+        const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
+        const char *what[3] = {"min", "median", "max"};
+        for (int j = 0; j < 3; j++) {
+            char name[96];
+            snprintf(name, sizeof name, "pingpong%s@%s-of-%u%s%s",
+                     relaxed ? "/relaxed" : "", what[j], ran,
+                     *b->tag ? "+" : "", b->tag);
+            floor_row(b, name, pick[j]);
+        }
+    }
+}
+
+void measure_floor(bench *b)
+{
+    int err;
+    cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
+    cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
+                                  PINGPONG_BYTES(b->placements), NULL, &err);
+    const char *plus = *b->tag ? "+" : "";
+    char name[2][96];
+    snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
+    snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
+    floor_row(b, name[0], pingpong_us(b, k, 0, flags, 0, 0));
+    floor_row(b, name[1], pingpong_us(b, k, 0, flags, 1, 0));
+    cl_kernel bare = clCreateKernel(b->prog, "pingpong_bare", &err);
+    if (bare == NULL) {
+        fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
+                xwg_status_name(err));
+    } else {
+        snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
+        snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
+                 b->tag);
+        floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
+        floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
+        clReleaseKernel(bare);
+    }
+    if (b->placements)
+        measure_placements(b, k, flags);
+    clReleaseMemObject(flags);
+    clReleaseKernel(k);
+}
+
