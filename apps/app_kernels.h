@@ -103,9 +103,9 @@ static const char app_source[] =
      * v is a candidate exactly when mark[v] == 2r + 1. atomic_max orders
      * nothing (OpenCL's atomic_* functions are relaxed): the barrier (or
      * the kernel's end) between the phases is what makes phase 0's marks
-     * visible to phase 1's plain reads. A hub's
-     * segments each scan until their own first blocker, more work in all
-     * than one work-item stopping at the hub's first, but spread.
+     * visible to phase 1's plain reads. A hub's segments each scan until
+     * their own first blocker, more work in all than one work-item
+     * stopping at the hub's first, but spread.
      *
      * Phase 1 writes a candidate's state[v] plainly (v's first segment)
      * while others exclude neighbours with atomic_xchg. No race: the

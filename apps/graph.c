@@ -202,10 +202,12 @@ int graph_segments(const graph *g, uint32_t max_edges, segments *out)
         uint32_t degree = g->row[v + 1] - g->row[v];
         count += degree ? (degree + max_edges - 1) / max_edges : 1;
     }
+    if (count > UINT32_MAX - 1) /* begin[] holds count + 1 offsets */
+        return -1;
     out->count = (uint32_t)count;
     out->vertex = malloc(count * sizeof *out->vertex);
     out->begin = malloc((count + 1) * sizeof *out->begin);
-    if (!out->vertex || !out->begin || count > UINT32_MAX - 1) {
+    if (!out->vertex || !out->begin) {
         segments_free(out);
         return -1;
     }

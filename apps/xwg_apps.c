@@ -404,13 +404,13 @@ int main(int argc, char **argv)
                        r.ms, r.groups, r.iterations,
                        r.verified ? "verified" : "WRONG",
                        err ? " " : "", err ? xwg_status_name(err) : "");
-                if (csv)
+                if (csv) {
                     fprintf(csv, "%s,\"%s\",%s,%s,%s,%.3f,%u,%u,%d\n", label,
                             E.info.device_name, app_names[s], g.name,
                             pv ? "barrier" : "multi", r.ms, r.groups,
                             r.iterations, r.verified);
-                if (csv) /* a long study cut short keeps its rows */
-                    fflush(csv);
+                    fflush(csv); /* a long study cut short keeps its rows */
+                }
             }
         }
     }

@@ -121,8 +121,10 @@ static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
     double d[3];
     for (int i = 0; i < 3; i++) {
         double t1 = pingpong_run_us(b, k, bare, flags, relaxed, base, 1000);
-        double t2 = pingpong_run_us(b, k, bare, flags, relaxed, base, 21000);
-        if (isnan(t1) || isnan(t2))
+        double t2 = isnan(t1) ? NAN /* no second run to give up again */
+                              : pingpong_run_us(b, k, bare, flags, relaxed,
+                                                base, 21000);
+        if (isnan(t2))
             return NAN;
         d[i] = (t2 - t1) / 20000;
     }
@@ -130,10 +132,13 @@ static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
     return d[1];
 }
 
-/* A floor row, unless its runs failed; a negative one (timing noise that
- * even the median did not absorb) is said, not recorded. */
-static void floor_row(bench *b, const char *name, double us)
+/* A floor row named `what` plus the variant's tag, unless its runs
+ * failed; a negative one (timing noise that even the median did not
+ * absorb) is said, not recorded. */
+static void floor_row(bench *b, const char *what, double us)
 {
+    char name[96];
+    snprintf(name, sizeof name, "%s%s%s", what, *b->tag ? "+" : "", b->tag);
     if (isnan(us))
         return;
     if (us < 0) {
@@ -163,10 +168,9 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
         const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
         const char *what[3] = {"min", "median", "max"};
         for (int j = 0; j < 3; j++) {
-            char name[96];
-            snprintf(name, sizeof name, "pingpong%s@%s-of-%u%s%s",
-                     relaxed ? "/relaxed" : "", what[j], ran,
-                     *b->tag ? "+" : "", b->tag);
+            char name[64];
+            snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
+                     relaxed ? "/relaxed" : "", what[j], ran);
             floor_row(b, name, pick[j]);
         }
     }
@@ -178,22 +182,16 @@ void measure_floor(bench *b)
     cl_kernel k = clCreateKernel(b->prog, "pingpong", &err);
     cl_mem flags = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
                                   PINGPONG_BYTES(b->placements), NULL, &err);
-    const char *plus = *b->tag ? "+" : "";
-    char name[2][96];
-    snprintf(name[0], sizeof name[0], "pingpong%s%s", plus, b->tag);
-    snprintf(name[1], sizeof name[1], "pingpong/relaxed%s%s", plus, b->tag);
-    floor_row(b, name[0], pingpong_us(b, k, 0, flags, 0, 0));
-    floor_row(b, name[1], pingpong_us(b, k, 0, flags, 1, 0));
+    floor_row(b, "pingpong", pingpong_us(b, k, 0, flags, 0, 0));
+    floor_row(b, "pingpong/relaxed", pingpong_us(b, k, 0, flags, 1, 0));
     cl_kernel bare = clCreateKernel(b->prog, "pingpong_bare", &err);
     if (bare == NULL) {
         fprintf(stderr, "xwg-bench: pingpong_bare: %s\n",
                 xwg_status_name(err));
     } else {
-        snprintf(name[0], sizeof name[0], "pingpong/bare%s%s", plus, b->tag);
-        snprintf(name[1], sizeof name[1], "pingpong/bare-relaxed%s%s", plus,
-                 b->tag);
-        floor_row(b, name[0], pingpong_us(b, bare, 1, flags, 0, 0));
-        floor_row(b, name[1], pingpong_us(b, bare, 1, flags, 1, 0));
+        floor_row(b, "pingpong/bare", pingpong_us(b, bare, 1, flags, 0, 0));
+        floor_row(b, "pingpong/bare-relaxed",
+                  pingpong_us(b, bare, 1, flags, 1, 0));
         clReleaseKernel(bare);
     }
     if (b->placements)

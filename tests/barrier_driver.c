@@ -68,13 +68,13 @@ static void report(driver *d, const char *test, const char *variant,
            "%.2f s)%s%s\n",
            test, variant, ok ? "PASS" : "FAIL", groups, d->local, episodes,
            errors, seconds, note[0] ? ": " : "", note);
-    if (d->csv)
+    if (d->csv) {
         /* Device names hold commas ("llvmpipe (LLVM 15.0.6, 256 bits)"). */
         fprintf(d->csv, "%s,\"%s\",%s,%s,%s,%zu,%u,%llu,%llu,%.3f,%s,%s\n",
                 d->label, d->info.device_name, path, test, variant, d->local,
                 groups, episodes, errors, seconds, ok ? "pass" : "fail", note);
-    if (d->csv) /* a run cut short by its timeout keeps its rows */
-        fflush(d->csv);
+        fflush(d->csv); /* a run cut short by its timeout keeps its rows */
+    }
     ok ? d->passed++ : d->failed++;
 }
 

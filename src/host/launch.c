@@ -7,9 +7,9 @@
  * buffer, then the kernel. The write covers the header (mode, protocol,
  * window, barrier, watchdog) and, when the buffer is new or its last launch
  * failed, the barrier flags too (a completed launch leaves them as the
- * barriers start from: see xwg_state_layout.h). Oclgrind forgets that memory was initialised when a later
- * write covers only part of a buffer, so there every write covers the
- * whole buffer. xwg_launch_finish() waits for the kernel and reads two
+ * barriers start from: see xwg_state_layout.h). Oclgrind forgets that
+ * memory was initialised when a later write covers only part of a buffer,
+ * so there every write covers the whole buffer. xwg_launch_finish() waits for the kernel and reads two
  * words back: the participants and the failed flag.
  */
 #include "internal.h"
