@@ -28,10 +28,10 @@
  * number of times. A wait that exceeds the watchdog bound (a count of
  * polls, calibrated by the host to about a second) marks the state failed,
  * and the host reports XWG_ERROR_BARRIER_TIMEOUT. Every wait still waiting,
- * in any group, then ends within 64 polls, and its group's xwg_failed()
- * turns true after that barrier; a wait that sees its own condition first
- * ends normally, so after a failure some groups may never see it, and
- * barriers no longer order anything. Work-group barriers
+ * in any group, then ends within XWG_TUNE_FLAG_EVERY (64) polls, and its
+ * group's xwg_failed() turns true after that barrier; a wait that sees its
+ * own condition first ends normally, so after a failure some groups may
+ * never see it, and barriers no longer order anything. Work-group barriers
  * are never skipped, so a failed barrier still keeps each group's control
  * flow uniform.
  */
