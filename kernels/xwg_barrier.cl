@@ -230,11 +230,11 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
 /* ---- Counter barrier (the shape of CUDA's grid.sync()) ---------------- */
 
 /* One counter. Group 0 adds 0x80000000 - (n - 1), every other group 1, so
- * the top bit flips exactly when all n have arrived, and the low bits are
+ * the top bit flips exactly when all n have arrived (whatever their order:
+ * every sum short of all n stays below the top bit), and the low bits are
  * back where they started: no reset between episodes. The host zeroes the
  * counter before every launch, so before a group's episode e (counted
- * from 0 in local memory) the top bit is e's parity: an arrival need not
- * wait for the add's old value, and is a fire-and-forget `red` on PTX. */
+ * from 0 in local memory) the top bit is e's parity. */
 
 /* Begins this group's next episode (counts it) and returns the grid
  * counter's top bit as it stands before that episode. Work-item 0 only. */
@@ -242,6 +242,36 @@ inline uint xwg__begin_episode(xwg_self self)
 {
     uint e = self.shared[XWG__SH_EPISODES]++;
     return (e & 1u) ? XWG__SENSE : 0u;
+}
+
+/* XWG_TUNE_ARRIVE_RETURN: how an arrival at the grid counter is made.
+ *   1  (the default) a read-modify-write that waits for the old value, as
+ *      grid.sync()'s atomicAdd does: the group starts polling only once
+ *      its arrival is in, so the polls of early groups do not queue at
+ *      the counter's L2 slice in front of the late arrivals; and the
+ *      arrival that flips the bit knows it is the last and does not poll.
+ *      On the H200 at 264 groups: 1.06 us against 1.37 (results/README.md).
+ *   0  a `red` that nothing waits for (the first version; kept, measured). */
+#ifndef XWG_TUNE_ARRIVE_RETURN
+#define XWG_TUNE_ARRIVE_RETURN 1
+#endif
+
+/* B2 arrive at the grid counter with `add`; `before` is its top bit before
+ * this episode. Returns 1 when this arrival flipped the bit: it was the
+ * last, and the acquire half of its acq_rel read-modify-write has
+ * synchronised with every other arrival (each heads a release sequence
+ * that runs through this one), so B3 is done. Returns 0 otherwise: the
+ * caller waits for the flip. */
+inline uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
+                             uint before)
+{
+#if XWG_TUNE_ARRIVE_RETURN
+    uint old = XWG__COMBINE_ADD(counter, add);
+    return (((old + add) ^ before) & XWG__SENSE) != 0u;
+#else
+    XWG__ARRIVE_ADD(counter, add);
+    return 0u;
+#endif
 }
 
 /* Work-item 0 only. */
@@ -254,29 +284,42 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     uint add = self.group_id == 0u ? XWG__SENSE - (self.num_groups - 1u)
                                    : 1u;
     /* B2 arrive: the release publishes the group's accesses (ordered
-     * before this by B1). Every arrival is a read-modify-write, so each
-     * heads a release sequence that runs through the flip. */
-    XWG__ARRIVE_ADD(counter, add);
+     * before this by B1). */
+    if (xwg__grid_arrive(counter, add, before))
+        return 0u;
     /* B3 collect: wait for the top bit to differ from the one before our
      * arrival; the acquire that sees the flip synchronises with every
-     * group's arrival. */
+     * group's arrival (all in the release sequences that the flip ends). */
     return xwg__await_change(counter, before, XWG__SENSE, self.state, bound);
 }
 
-/* ---- Tree barrier: combining by cluster, waking by cluster -----------------
+/* ---- Tree barrier: combining by cluster ------------------------------------
  * With thousands of groups, one counter is slow twice over: every arrival
  * and every poll is a request to the same L2 slice. Here groups arrive at
- * their cluster's word (XWG__TREE_FANIN groups each, its own line), only
- * the last arrival of each cluster goes on to the grid counter (the
- * counter barrier's scheme among clusters), and, once that flips, wakes
- * its cluster by flipping the top bit of the cluster's word. So the grid
- * counter sees one arrival and one poller per cluster, and each cluster's
- * line sees its own members only.
+ * their cluster's word (XWG__TREE_FANIN groups each, its own line), and
+ * only the last arrival of each cluster goes on to the grid counter (the
+ * counter barrier's scheme among clusters). So the grid counter sees one
+ * arrival per cluster. How the others learn of the flip depends on the
+ * number of groups (uniform, so every group takes the same way):
+ *   flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups): every group polls the
+ *     grid counter, and the last of each cluster zeroes the cluster's
+ *     count before it arrives there;
+ *   cluster wake (above): the last of each cluster waits for the flip and
+ *     wakes its cluster by flipping the top bit of the cluster's word, so
+ *     the grid counter sees one poller per cluster, and each cluster's
+ *     line its own members only. That costs one more hand-off, and pays
+ *     where thousands of pollers would queue at one L2 slice.
+ * On the H200 (results/README.md) flat wake wins at 1056 groups (1.8 us
+ * against 2.4) and loses at 4224 (5.5 us against 2.7).
  *
- * The cluster word is: top bit, flipped once per episode | arrivals in
- * this episode. The flip also brings the count back to 0, so nothing is
- * reset and a clean state after a launch is zeros below the top bits.
- * Work-item 0 only. */
+ * The cluster word is: top bit, flipped once per episode by a cluster
+ * wake | arrivals in this episode. Either wake brings the count back to 0,
+ * so a clean state after a launch is zeros below the top bits, whichever
+ * wake the next launch takes. Work-item 0 only. */
+#ifndef XWG_TUNE_TREE_FLAT_MAX
+#define XWG_TUNE_TREE_FLAT_MAX 2048u
+#endif
+
 inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
 {
     if (get_local_id(0) != 0)
@@ -287,6 +330,7 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
                           XWG__TREE_FANIN;
     const uint members = min(XWG__TREE_FANIN,
                              self.num_groups - cluster * XWG__TREE_FANIN);
+    const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
     volatile XWG__GLOBAL_WORD *sub =
         &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
     const uint before = xwg__begin_episode(self);
@@ -295,21 +339,33 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
      * are all in this read-modify-write's release sequence. */
     uint old = XWG__COMBINE_ADD(sub, 1u);
     if ((old & ~XWG__SENSE) != members - 1u) {
-        /* B3/B4 (a member): wait for the last of the cluster to flip the
-         * top bit, and acquire that flip. */
-        return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
+        /* B3/B4 (a member). Flat: wait for the grid counter's flip, whose
+         * release sequences hold the arrival of the last of our cluster,
+         * made after it acquired ours. Cluster: wait for the last of the
+         * cluster to flip the cluster word's top bit. Either way, acquire
+         * the flip. */
+        return flat ? xwg__await_change(top, before, XWG__SENSE, self.state,
+                                        bound)
+                    : xwg__await_change(sub, old, XWG__SENSE, self.state,
+                                        bound);
     }
-    /* The last of the cluster arrives at the grid counter for all of it
-     * (B2, releasing what it acquired from its cluster)... */
+    /* The last of the cluster. Flat: zero the count now (relaxed: the
+     * release of the arrival below orders it first, and no member arrives
+     * again before it acquires the flip that this arrival is part of). */
+    if (flat)
+        xwg__store_relaxed(sub, 0u);
+    /* B2: arrive at the grid counter for the whole cluster, releasing
+     * what it acquired from the cluster; B3: unless that arrival was the
+     * last, wait for the flip and acquire it. */
     uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-    XWG__ARRIVE_ADD(top, add);
-    /* ...waits for the grid counter's flip and acquires it (B3)... */
-    if (xwg__await_change(top, before, XWG__SENSE, self.state, bound))
+    if (!xwg__grid_arrive(top, add, before) &&
+        xwg__await_change(top, before, XWG__SENSE, self.state, bound))
         return 1u; /* a failed barrier wakes nobody */
-    /* ...and wakes the cluster (B4): the flip of the top bit, and the
+    /* B4 (cluster wake): the flip of the cluster word's top bit, and its
      * count (now `members`) back to 0, in one release that publishes
      * everything acquired from the grid. */
-    XWG__WAKE_ADD(sub, XWG__SENSE - members);
+    if (!flat)
+        XWG__WAKE_ADD(sub, XWG__SENSE - members);
     return 0u;
 }
 

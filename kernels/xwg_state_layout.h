@@ -43,7 +43,7 @@
 #define XWG__BARRIER_COUNTER 2u /* one counter, no reset (grid.sync shape) */
 #define XWG__BARRIER_TREE 3u    /* counters per cluster of groups, then one */
 #ifndef XWG__TREE_FANIN          /* (tests set 1: clusters of one group) */
-#define XWG__TREE_FANIN 32u     /* groups per cluster of the tree barrier */
+#define XWG__TREE_FANIN 64u     /* groups per cluster of the tree barrier */
 #endif
 
 #define XWG__MODE_RUN 0u            /* protocol, then the kernel body */

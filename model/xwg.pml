@@ -17,6 +17,9 @@
  *              its cluster by flipping the cluster word's top bit),
  *              9 KNOWN-BAD: a barrier that does not wait
  *   FANIN      groups per cluster of the tree barrier      (default 2)
+ *   FLAT       1: the tree's flat wake (every member waits for the grid
+ *              counter's flip; kernels/xwg_barrier.cl takes it up to
+ *              XWG_TUNE_TREE_FLAT_MAX groups)              (default 0)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
@@ -61,6 +64,9 @@
 #endif
 #ifndef RELAXED
 #define RELAXED 0
+#endif
+#ifndef FLAT
+#define FLAT 0
 #endif
 #ifndef FANIN
 #define FANIN 2
@@ -171,20 +177,25 @@ inline discover(g, me, n) {
 inline barrier(me, n, e) {
 #if BARRIER == 2
     /* Counter: group 0 adds TOP - (n - 1), the others 1; the top bit flips
-     * when all n have arrived. B2: the add releases the buffered store; its
-     * old value is not used (on PTX it is a `red`). B3: the counter starts
-     * at 0 in every launch, so before episode e (from 1) its top bit is
-     * the parity of e - 1: wait for the top bit to differ from that. */
-    byte before;
+     * when all n have arrived. B2: the add releases the buffered store and
+     * returns the old value. B3: the counter starts at 0 in every launch,
+     * so before episode e (from 1) its top bit is the parity of e - 1: the
+     * arrival that flips it (the last) is done; the others wait for the
+     * top bit to differ from that. */
+    byte before, old;
     atomic {
         before = (((e - 1) & 1) == 1 -> TOP : 0);
+        old = counter;
         counter = (counter + (me == 0 -> TOP - (n - 1) : 1)) % 256;
 #if !RELAXED
         if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
            :: else -> skip fi
 #endif
     };
-    AWAIT(((counter ^ before) & TOP) != 0) /* B3 */
+    if
+    :: ((counter ^ before) & TOP) != 0 && ((old ^ before) & TOP) == 0 -> skip
+    :: else -> AWAIT(((counter ^ before) & TOP) != 0) /* B3 */
+    fi
 #elif BARRIER == 1
     /* XF: slaves raise their flag (B2) and wait for the master to lower it
      * (B4); the master waits for every flag (B3), and after its exit
@@ -223,10 +234,12 @@ inline barrier(me, n, e) {
 #elif BARRIER == 3
     /* Tree: add 1 to the cluster's word (B2, acq_rel: releasing the store).
      * A member that is not the last waits for the word's top bit to differ
-     * from the one its add returned (B3/B4). The last of the cluster adds
-     * to the grid counter with the counter scheme among clusters (B2),
-     * waits for its top bit to differ from the episode's parity, as in the
-     * counter barrier (B3), and then wakes the cluster with one add of
+     * from the one its add returned (B3/B4), or, with FLAT, for the grid
+     * counter's flip. The last of the cluster (FLAT: after zeroing the
+     * cluster's count) adds to the grid counter with the counter scheme
+     * among clusters (B2), and unless its add flipped the top bit waits
+     * for it to differ from the episode's parity, as in the counter
+     * barrier (B3). Without FLAT it then wakes the cluster with one add of
      * TOP - members (B4), which flips the top bit and brings the count
      * back to 0; if its grid wait failed, it wakes nobody. */
     byte old, before, cl, ncl, members;
@@ -245,14 +258,30 @@ inline barrier(me, n, e) {
     };
     if
     :: (old & (TOP - 1)) != members - 1 ->
+#if FLAT
+        AWAIT(((counter ^ before) & TOP) != 0)
+#else
         AWAIT(((sub[cl] ^ old) & TOP) != 0)
+#endif
     :: else ->
-        counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256;
-        AWAIT(((counter ^ before) & TOP) != 0);
+#if FLAT
+        sub[cl] = 0;
+#endif
+        atomic {
+            old = counter;
+            counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256
+        };
+        if
+        :: ((counter ^ before) & TOP) != 0 && ((old ^ before) & TOP) == 0 ->
+            skip /* this arrival flipped it: the last */
+        :: else -> AWAIT(((counter ^ before) & TOP) != 0)
+        fi;
+#if !FLAT
         if
         :: !wf -> sub[cl] = (sub[cl] + TOP - members) % 256
         :: else -> skip
         fi
+#endif
     fi
 #elif BARRIER == 9
     /* KNOWN-BAD: a barrier that does not wait. */

@@ -38,12 +38,14 @@ name_protocol() { case $1 in 0) echo none;; 1) echo ticket;; 2) echo window;; 9)
 name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) echo no-wait;; esac; }
 mismatches=0
 
-# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN]
-# (FANIN: the tree's groups per cluster; the model's default, 2, unless given)
+# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN [FLAT]]
+# (FANIN: the tree's groups per cluster; the model's default, 2, unless
+# given or empty. FLAT 1: the tree's flat wake, shown as tree-flat)
 run() {
-  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-}
+  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
   local bname; bname=$(name_barrier $b)
+  if [ "$flat" = 1 ]; then defs="$defs -DFLAT=1"; bname="$bname-flat"; fi
   if [ -n "$fanin" ]; then defs="$defs -DFANIN=$fanin"; bname="$bname-fanin$fanin"; fi
   local start end out outcome states
   start=$(date +%s.%N)
@@ -95,6 +97,22 @@ for f in 1 3; do
     done
   done
 done
+# The tree's flat wake (every member waits for the grid counter): clusters
+# of 2 on every N and K, and clusters of 1 and 3 as above.
+for n in $ns; do
+  for k in $ks; do
+    run 2 3 0 0 $n $k safety pass "" 1
+    run 2 3 0 0 $n $k liveness pass "" 1
+  done
+done
+for f in 1 3; do
+  for n in $tree_ns; do
+    for k in $tree_ks; do
+      run 2 3 0 0 $n $k safety pass $f 1
+      run 2 3 0 0 $n $k liveness pass $f 1
+    done
+  done
+done
 # The watchdog: discovery skipped, more groups than slots; and on the
 # shipped configurations, where it may fire at any time.
 for b in 1 2 3; do
@@ -102,6 +120,9 @@ for b in 1 2 3; do
   run 0 $b 0 1 3 2 liveness pass
   run 2 $b 0 1 3 2 safety pass
 done
+run 0 3 0 1 3 2 safety pass "" 1
+run 0 3 0 1 3 2 liveness pass "" 1
+run 2 3 0 1 3 2 safety pass "" 1
 # The known-bad models: each needs a counterexample.
 run 9 2 0 0 3 2 safety fail   # discovery without the closing check
 run 2 9 0 0 3 2 safety fail   # a barrier that does not wait
@@ -111,6 +132,7 @@ run 0 3 0 0 3 2 safety fail
 run 2 2 1 0 3 2 safety fail   # arrivals that do not release
 run 2 1 1 0 3 2 safety fail
 run 2 3 1 0 3 2 safety fail
+run 2 3 1 0 3 2 safety fail "" 1
 
 echo "model_check: $mismatches outcome(s) differ from the expected" >&2
 echo "$([ $mismatches -eq 0 ] && echo 1 || echo 0) passed, $([ $mismatches -eq 0 ] && echo 0 || echo 1) failed"

@@ -8,8 +8,10 @@
 #   that NVIDIA's compiler made of it ($OUT/bench.ptx);
 #   the variants at full occupancy: the cl20 path (C11 atomics as NVIDIA's
 #   compiler builds them), how waits acquire (XWG_TUNE_COLLECT 0, 2; 1
-#   ships), the tree's fan-in (8, 16, 64; 32 ships), and the failed flag
-#   read every 4096 polls (64 ships);
+#   ships), the tree's fan-in (8, 16, 32, 128; 64 ships), the failed flag
+#   read every 4096 polls (64 ships), the arrival as a `red` (one that
+#   returns the old value ships), and the tree's wake always by cluster or
+#   always flat (flat up to 2048 groups ships);
 #   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
 #   both pingpongs also with their flags at 16 places in memory (whether
 #   CUDA's faster floor is where its flags happen to sit);
@@ -40,12 +42,18 @@ variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
 variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
 variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
 variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
-for f in 8 16 64; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
+for f in 8 16 32 128; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
 # The failed flag read every 4096 polls. (The `generic` rows of
 # barrier-h200.csv, label xwg-nvidia-5bfff81, PTX instructions without
 # `.global`, came from that commit's XWG_TUNE_PTX_GENERIC, removed since:
 # it changed nothing.)
 variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
+# The arrival at the grid counter as a `red` (the first version), and the
+# tree's wake always by cluster or always flat (the shipped tree takes flat
+# up to 2048 groups).
+variant red counter,tree -DXWG_TUNE_ARRIVE_RETURN=0
+variant cluster tree -DXWG_TUNE_TREE_FLAT_MAX=0u
+variant flat tree -DXWG_TUNE_TREE_FLAT_MAX=1000000u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"

@@ -12,6 +12,7 @@
 #   on PoCL:      XWG_VARIANT_EPISODES=100000 XWG_VARIANT_LAUNCHES=1 \
 #                 XWG_VARIANT_LABEL=pocl-variant POCL_MAX_PTHREAD_COUNT=2 \
 #                 scripts/run_variant_stress.sh build Portable v.csv 64
+# XWG_VARIANT_ONLY="TAG ..." runs those variants only.
 # Rows are labelled $XWG_VARIANT_LABEL-TAG (default variant-TAG); they
 # belong in results/barrier-stress-h200.csv and barrier-stress-local.csv.
 set -uo pipefail
@@ -21,6 +22,9 @@ status=0
 run() { # TAG OPTIONS [ENVIRONMENT...]
   local tag=$1 options=$2 attempt rows
   shift 2
+  # XWG_VARIANT_ONLY="TAG ...": those variants only.
+  [ -z "${XWG_VARIANT_ONLY:-}" ] || [[ " $XWG_VARIANT_ONLY " == *" $tag "* ]] ||
+    return 0
   rows=$(mktemp)
   for size in $sizes; do
     # --min-groups 2: a run that discovery gave one group proves nothing
@@ -42,6 +46,9 @@ run() { # TAG OPTIONS [ENVIRONMENT...]
 }
 run collect0 -DXWG_TUNE_COLLECT=0
 run collect2 -DXWG_TUNE_COLLECT=2
-for f in 8 16 64; do run fanin$f -DXWG__TREE_FANIN=${f}u; done
+for f in 8 16 32 128; do run fanin$f -DXWG__TREE_FANIN=${f}u; done
 run flag4096 -DXWG_TUNE_FLAG_EVERY=4096u
+run red -DXWG_TUNE_ARRIVE_RETURN=0
+run cluster -DXWG_TUNE_TREE_FLAT_MAX=0u
+run flat -DXWG_TUNE_TREE_FLAT_MAX=1000000u
 exit $status

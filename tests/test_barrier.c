@@ -22,7 +22,7 @@
 #define STRESS_EPISODES 20000 /* per launch */
 #define STRESS_LAUNCHES 3     /* 60,000 episodes per run of stress() */
 
-static char broken_options[64];
+static char broken_options[128];
 
 static const char *algo_name(xwg_barrier_algo a)
 {
@@ -30,18 +30,28 @@ static const char *algo_name(xwg_barrier_algo a)
                                                               : "counter";
 }
 
-/* Clusters of the tree barrier: 32 groups by default. PoCL here runs two
+/* Clusters of the tree barrier: 64 groups by default. PoCL here runs two
  * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
- * the two levels of the tree are exercised too. */
-static unsigned tree_fanin = 32;
+ * the two levels of the tree are exercised too. With two groups the tree
+ * takes its flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups); a maximum of
+ * 0 makes it wake by cluster. */
+#define TREE_FLAT_MAX_SHIPPED 2048u /* kernels/xwg_barrier.cl */
+static unsigned tree_fanin = 64;
+static unsigned tree_flat_max = TREE_FLAT_MAX_SHIPPED;
 
 static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d", tree_fanin,
-             broken);
+             "-DXWG__TREE_FANIN=%uu -DXWG_TUNE_TREE_FLAT_MAX=%uu "
+             "-DXWG_TEST_BROKEN_BARRIER=%d",
+             tree_fanin, tree_flat_max, broken);
     return broken_options;
+}
+
+static const char *tree_wake(void)
+{
+    return tree_flat_max ? "flat" : "cluster";
 }
 
 /* The largest group up to 1024 work-items that the device allows. */
@@ -114,9 +124,9 @@ static void stress(xwg_barrier_algo algo)
         groups = info.groups;
     }
     clReleaseMemObject(forced_data);
-    printf("stress %s (fan-in %u): %u episodes, %u groups of %zu: %u wrong "
-           "values\n",
-           algo_name(algo), tree_fanin, total_episodes, groups,
+    printf("stress %s (fan-in %u, %s wake): %u episodes, %u groups of %zu: "
+           "%u wrong values\n",
+           algo_name(algo), tree_fanin, tree_wake(), total_episodes, groups,
            local, total_bad);
     ck_assert_msg(groups >= 2, "only %u group: nothing was tested", groups);
     ck_assert_msg(total_bad == 0, "%u wrong values in %u episodes", total_bad,
@@ -136,6 +146,9 @@ END_TEST
 START_TEST(stress_tree)
 {
     stress(XWG_BARRIER_TREE);
+    tree_flat_max = 0;
+    stress(XWG_BARRIER_TREE);
+    tree_flat_max = TREE_FLAT_MAX_SHIPPED;
     tree_fanin = 1;
     stress(XWG_BARRIER_TREE);
 }
@@ -208,6 +221,9 @@ END_TEST
 START_TEST(jacobi_tree)
 {
     jacobi(XWG_BARRIER_TREE, 0);
+    tree_flat_max = 0;
+    jacobi(XWG_BARRIER_TREE, 0);
+    tree_flat_max = TREE_FLAT_MAX_SHIPPED;
     tree_fanin = 1;
     jacobi(XWG_BARRIER_TREE, 1);
 }
