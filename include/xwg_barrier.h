@@ -207,10 +207,10 @@ typedef enum xwg_barrier_algo {
     XWG_BARRIER_DEFAULT = 0,
     XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
-    /* A counter per cluster of 32 groups; the last arrival of each cluster
-     * arrives at the counter barrier for the whole grid, and then wakes its
-     * cluster: with thousands of groups, one word no longer takes every
-     * arrival and every poll. */
+    /* A counter per cluster of 64 groups; the last arrival of each cluster
+     * arrives at the counter barrier for the whole grid. Up to 2048 groups
+     * every group then polls the grid counter; above, the last arrival
+     * wakes its cluster, so that one word no longer takes every poll. */
     XWG_BARRIER_TREE = 3
 } xwg_barrier_algo;
 

@@ -245,12 +245,13 @@ inline uint xwg__begin_episode(xwg_self self)
 }
 
 /* XWG_TUNE_ARRIVE_RETURN: how an arrival at the grid counter is made.
- *   1  (the default) a read-modify-write that waits for the old value, as
- *      grid.sync()'s atomicAdd does: the group starts polling only once
- *      its arrival is in, so the polls of early groups do not queue at
- *      the counter's L2 slice in front of the late arrivals; and the
- *      arrival that flips the bit knows it is the last and does not poll.
- *      On the H200 at 264 groups: 1.06 us against 1.37 (results/README.md).
+ *   1  (the default) a read-modify-write that returns the old value, as
+ *      grid.sync()'s atomicAdd does, so the arrival that flips the bit
+ *      knows it is the last and leaves at once. In a loop of barriers the
+ *      last arrival is the critical path; without this it would still
+ *      poll and then acquire, two requests queued behind every other
+ *      group's polls at the counter's L2 slice. On the H200 at 264 groups:
+ *      1.07 us against 1.37 (results/README.md, `+red`).
  *   0  a `red` that nothing waits for (the first version; kept, measured). */
 #ifndef XWG_TUNE_ARRIVE_RETURN
 #define XWG_TUNE_ARRIVE_RETURN 1

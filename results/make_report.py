@@ -624,7 +624,8 @@ def section_performance(rep):
            "the difference of their device times over E2 - E1, so launch and "
            "discovery cancel (median of 5); the watchdog is on. *default* is "
            "what a launch without a barrier option runs (the tree above 4 "
-           "groups per compute unit, else the counter). *relaunch* is the "
+           "groups per compute unit, else the counter; the tree wakes flat "
+           "up to 2048 groups, by cluster above). *relaunch* is the "
            "multi-kernel alternative: one launch of an empty kernel of the "
            "same shape per step, enqueued back to back on an in-order queue; "
            "*relaunch + read-back* waits for each with a blocking read of "
@@ -692,11 +693,10 @@ def section_performance(rep):
         acq_polls = get("xwg-nvidia-atom", "pingpong", 64, "2 groups")
 
         def tuning_spread():
-            """The largest change that +generic or +flag4096 made to a
-            shipped barrier's latency, in us and in per cent."""
+            """The largest change that +flag4096 made to a shipped
+            barrier's latency in the same run, in us and in per cent."""
             worst = (0.0, 0.0)
-            for label, tag in (("xwg-nvidia-5bfff81", "generic"),
-                               ("xwg-nvidia", "flag4096")):
+            for label, tag in (("xwg-nvidia", "flag4096"),):
                 for a in ("counter", "tree"):
                     for sz in (64, 256, 1024):
                         base = get("xwg-nvidia", "barrier/" + a, sz)
@@ -750,10 +750,13 @@ def section_performance(rep):
                  "every poll acquires unless tagged",
                  "xwg-nvidia-5bfff81": "commit 5bfff81, with the "
                  "`XWG_TUNE_PTX_GENERIC` knob (removed since)",
+                 "xwg-nvidia-explore": "exploration run: commit 6cb76e6 "
+                 "with `results/raw/h200/explore-kernel.patch`",
                  "xwg-nvidia": "shipped code"}
         vrows = []
         for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
-                      "xwg-nvidia-5bfff81", "xwg-nvidia"):
+                      "xwg-nvidia-5bfff81", "xwg-nvidia-explore",
+                      "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue
@@ -762,10 +765,21 @@ def section_performance(rep):
         out += ["", "Every variant tried, full occupancy (microseconds; "
                 "`+cl20`: the C11 atomics as NVIDIA's compiler builds them; "
                 "`+collectN`: `XWG_TUNE_COLLECT=N`, how a wait acquires, 1 "
-                "ships; `+faninN`: the tree's clusters, 32 ships; `+generic`: "
+                "ships; `+faninN`: the tree's clusters, 64 ships (32 before "
+                "this run); `+generic`: "
                 "the PTX instructions without `.global` (commit 5bfff81; "
                 "removed since, as it changed nothing); `+flag4096`: the "
-                "failed flag read every 4096 polls, 64 ships):", "",
+                "failed flag read every 4096 polls, 64 ships; `+red`: the "
+                "arrival at the grid counter as a `red` that nothing waits "
+                "for (`XWG_TUNE_ARRIVE_RETURN=0`; the add that returns "
+                "ships); `+cluster`, `+flat`: the tree woken always by "
+                "cluster, always flat (`XWG_TUNE_TREE_FLAT_MAX` 0 or "
+                "10^6; flat up to 2048 groups ships). The exploration run's "
+                "tags, on the code before this run (red arrivals, cluster "
+                "wake, clusters of 32): `ret`, the returning arrival; "
+                "`flat`, the flat wake; `sleepN`, a `nanosleep` of N ns "
+                "after each failed poll (lost everywhere, not kept); and "
+                "their combinations):", "",
                 md_table(["code", "variant", "64", "256", "1024"], vrows,
                          "llrrr")]
         occ_rows = []
@@ -813,57 +827,110 @@ def section_performance(rep):
                                   "met" if r is not None and r <= limit
                                   else "missed"))
         rel256 = next((rel for size, r, rel in ratios if size == 256), None)
+        d256 = get("xwg-nvidia", "barrier/default", 256)
+        rb256 = get("xwg-nvidia", "relaunch/readback", 256)
+        rbx = rb256 / d256 if rb256 and d256 else None
         pp = dict(floors)
         out += ["", "Against the goals: " + "; ".join(goals) + ". Against "
-                "the OpenCL relaunch at 256: %s x faster (goal >= 10 x: %s)."
-                % ("%.1f" % rel256 if rel256 else "-",
-                   "met" if rel256 and rel256 >= 10 else "missed"), "",
-                "What limits the fastest variant. With thousands of groups "
-                "one word is the bottleneck: every arrival and every poll is "
-                "a request to the one L2 slice that holds it, which is why "
-                "`grid.sync()` and xwg's counter cost 9-13 us at 4224 groups; "
-                "the tree spreads arrivals and polls over one line per "
-                "cluster and costs a third of `grid.sync()` there. With few "
-                "groups, a barrier is a chain of hand-offs: the arrival, the "
-                "poll that sees the last one, and the acquire. A relaxed "
-                "round trip costs the same in OpenCL and CUDA (%s and %s us), "
-                "but xwg's acquire-and-release round trip costs %s us "
-                "against CUDA's %s: the counter at 264 groups (%s us) sits "
-                "%s us above CUDA's ping-pong, `grid.sync()` %s above it. "
-                "The gap is not in the instructions: `grid.sync()` compiles "
-                "to `barrier.sync`, `atom.add.release.gpu`, a loop of "
-                "`ld.acquire.gpu` and `barrier.sync` "
-                "(`results/raw/h200/cuda-gridsync.sass`), exactly the "
-                "instructions of xwg's counter in the run before `red` "
-                "(1.38 us at 264 groups; the shipped `red` and relaxed polls "
-                "are within noise of it). Built by the CUDA toolkit's "
-                "`ptxas`, the PTX that NVIDIA's OpenCL hands back gives the "
-                "SASS of CUDA's ping-pong, instruction for instruction: "
-                "`MEMBAR.ALL.GPU` and a strong store for the release, strong "
-                "loads for the polls, `CCTL.IVALL` for the acquire "
+                "the OpenCL relaunch at 256 (goal >= 10 x): %s x faster than "
+                "a relaunch that waits for each launch's result (%s), %s x "
+                "faster than relaunches enqueued back to back (missed)."
+                % ("%.2f" % rbx if rbx else "-",
+                   "met" if rbx and rbx >= 10 else "missed",
+                   "%.1f" % rel256 if rel256 else "-")]
+
+        def pl(label, order, which):
+            keys = [r["variant"] for r in rows if r["label"] == label and
+                    r["variant"].startswith("pingpong%s@min-of-" % order)]
+            if not keys:
+                return None
+            n = keys[0].rsplit("-", 1)[1]
+            return get(label, "pingpong%s@%s-of-%s" % (order, which, n), 64,
+                       "2 groups")
+        med_x, med_c = pl("xwg-nvidia", "", "median"), pl("cuda", "", "median")
+        c1024 = get("xwg-nvidia", "barrier/counter", 1024)
+        g1024 = get("cuda", "grid.sync", 1024)
+
+        def v(label, variant, size):
+            return fmt(get(label, variant, size))
+        out += ["", "What limits the fastest variant. Two things: contention "
+                "at the words that every group touches, and the hand-off "
+                "floor. *Contention*: with hundreds to thousands of groups, "
+                "every arrival and every poll is a request to the one L2 "
+                "slice that holds the word, and in a loop of barriers the "
+                "group that arrives last is on the critical path. This run "
+                "shortened that path twice. An arrival now reads the add's "
+                "old value, as `grid.sync()`'s `atomicAdd` does, so the "
+                "arrival that flips the bit knows it is the last and leaves "
+                "at once, where before it polled and then acquired, two "
+                "more requests queued behind everyone's polls at that "
+                "slice: the counter went from %s to %s us at 264 groups, "
+                "from %s to %s at 1056 and from %s to %s at 4224 (`+red` is "
+                "the old arrival, a `red` that nothing waits for). Waiting "
+                "for the old value alone does not do it: the run before "
+                "`red` waited for it and still polled, and took 1.38 us at "
+                "264 groups. And up to 2048 "
+                "groups the tree's members poll the grid counter themselves "
+                "(flat wake) instead of waiting for the last of their "
+                "cluster to wake them, one hand-off fewer: %s us against %s "
+                "at 1056 groups; at 4224 groups, 4224 pollers on one word "
+                "cost more than the hand-off (%s against %s us), so there "
+                "the tree still wakes by cluster. Thinning the polls with a "
+                "`nanosleep` (`xwg-nvidia-explore`, `+sleepN`) lost "
+                "everywhere. *The floor*: a barrier needs at least an "
+                "arrival and a poll that sees the last one, one round trip. "
+                "A round trip depends on where its flags sit and on which "
+                "compute units the two groups run: over 16 places xwg's "
+                "took %s to %s us (median %s) and CUDA's %s to %s (median "
+                "%s). CUDA's figure at its one usual place (%s us here; "
+                "0.54 and 0.75 in earlier runs) lies below its own 16-place "
+                "range, so its earlier lead over xwg's ping-pong (%s) came "
+                "from where its flags happened to sit, not from its code; "
+                "a plain OpenCL kernel without xwg's state or discovery "
+                "(*pingpong/bare*) takes the same as xwg's. Against the "
+                "median floor, the counter at 264 groups (%s us) sits %s x "
+                "above it and `grid.sync()` (%s us) %s x: both are one round "
+                "trip plus little. The instructions agree too: "
+                "`grid.sync()` compiles to `barrier.sync`, "
+                "`atom.add.release.gpu`, a loop of `ld.acquire.gpu` and "
+                "`barrier.sync` (`results/raw/h200/cuda-gridsync.sass`), "
+                "and the PTX that NVIDIA's OpenCL hands back for xwg, built "
+                "by the toolkit's `ptxas`, gives the SASS of CUDA's "
+                "ping-pong instruction for instruction "
                 "(`results/raw/h200/xwg-ptx-path.sass`, "
-                "`scripts/run_h200_sass.sh`). Generic addresses (`+generic`) "
-                "and the failed flag read 64 times less often (`+flag4096`) "
-                "move no barrier by more than %s. So the rest is not in "
-                "the code xwg writes: it is in what the driver's own JIT "
-                "makes of it (which cannot be dumped) or in the runtime "
-                "around it, and stays open. "
+                "`scripts/run_h200_sass.sh`). Generic addresses "
+                "(`+generic`) moved no barrier by more than 0.11 us (1 %%) "
+                "against the shipped code of their day, and the failed flag "
+                "read 64 times less often (`+flag4096`) moves none by more "
+                "than %s. "
                 "The `cl20` path pays more: NVIDIA's OpenCL compiler turns "
                 "each C11 acquire or release into a `membar.gl` full fence "
                 "(`results/raw/h200/bench-cl20-path.ptx`), which is why xwg "
                 "writes them in PTX on NVIDIA (`ptx` path). The OpenCL "
-                "relaunch measured here is pipelined (launches enqueued back "
-                "to back, 4-6 us), far cheaper than the 14 us of a launch "
-                "waited for one at a time, so 10 x is out of reach of any "
-                "barrier above 0.5 us." % (
-                    fmt(pp["OpenCL, every access relaxed"]),
-                    fmt(pp["CUDA, every access relaxed"]),
-                    fmt(floors[0][1]), fmt(floors[2][1]),
-                    fmt(get("xwg-nvidia", "barrier/default", 1024)),
-                    fmt(get("xwg-nvidia", "barrier/default", 1024) -
-                        floors[2][1]) if floors[2][1] else "-",
-                    fmt(get("cuda", "grid.sync", 1024) - floors[2][1])
-                    if floors[2][1] else "-", tuning_spread())]
+                "relaunch enqueued back to back costs 3.5-4.5 us, so 10 x "
+                "against it is out of reach of any barrier above 0.45 us; a "
+                "host loop that reads a convergence flag after each launch "
+                "pays the read-back column, which is what the graph "
+                "applications' multi-kernel versions pay." % (
+                    v("xwg-nvidia", "barrier/counter+red", 1024),
+                    v("xwg-nvidia", "barrier/counter", 1024),
+                    v("xwg-nvidia", "barrier/counter+red", 256),
+                    v("xwg-nvidia", "barrier/counter", 256),
+                    v("xwg-nvidia", "barrier/counter+red", 64),
+                    v("xwg-nvidia", "barrier/counter", 64),
+                    v("xwg-nvidia", "barrier/tree", 256),
+                    v("xwg-nvidia", "barrier/tree+cluster", 256),
+                    v("xwg-nvidia", "barrier/tree+flat", 64),
+                    v("xwg-nvidia", "barrier/tree", 64),
+                    fmt(pl("xwg-nvidia", "", "min")),
+                    fmt(pl("xwg-nvidia", "", "max")), fmt(med_x),
+                    fmt(pl("cuda", "", "min")), fmt(pl("cuda", "", "max")),
+                    fmt(med_c), fmt(floors[2][1]), fmt(floors[0][1]),
+                    fmt(c1024),
+                    "%.2f" % (c1024 / med_x) if c1024 and med_x else "-",
+                    fmt(g1024),
+                    "%.2f" % (g1024 / med_c) if g1024 and med_c else "-",
+                    tuning_spread())]
     if pocl:
         def pget(variant):
             for r in pocl:
@@ -1064,9 +1131,12 @@ def section_study(rep):
                        for (impl, g), sp in by_graph.items()
                        if impl.startswith("nvidia") and g.startswith("rmat")
                        and len(sp) == 4))
-        out.append("- On the H200 a barrier costs about 2.5 us at the 1056 "
-                   "groups of 256 work-items the apps run, a launch about 5 "
-                   "us plus the read-back of the convergence flag. The "
+        out.append("- On the H200 a barrier costs about 1.8 us at the 1056 "
+                   "groups of 256 work-items the apps run (2.4 us before "
+                   "the returning arrival and the flat wake; the grid rows, "
+                   "measured again after them, moved from 2.35 and 1.49 x), a "
+                   "launch about 3.6 us, and 18 us with the read-back of "
+                   "the convergence flag (Barrier performance). The "
                    "barrier wins where iterations are many and cheap: BFS and "
                    "SSSP on the grids (hundreds to thousands of iterations), "
                    "and colouring on the small Kronecker graphs. MIS and "
@@ -1077,24 +1147,25 @@ def section_study(rep):
                    "won back, and the small graphs lose (0.57 to 0.95 x at "
                    "scales 10 and 14). "
                    "Colouring takes thousands of rounds on the large Kronecker "
-                   "graphs, but at scales 20 to 24 each does 0.25 to 1.5 ms "
-                   "of latency-bound work, against which a launch is noise."
+                   "graphs, but at scales 20 to 26 each round does 0.26 to "
+                   "5.1 ms of latency-bound work, against which a launch is "
+                   "noise."
                    % (iters("grid", ("mis", "colour")) +
                       iters("rmat", ("bfs", "sssp", "mis"))))
         if rmat:
             out.append("- Kronecker graphs on the H200, geometric mean over "
                        "the four apps per scale: %s. Scale %d is the largest "
-                       "the study runs: it fits the H200's memory many times "
-                       "over (about 4.4 GiB on the device), but each scale "
-                       "costs the GPU machine's host 4 to 6 times the one "
-                       "below: the graph was made in 1.4, 6.8 and 40 s at "
-                       "scales 20, 22 and 24, and the four C references took "
-                       "another 30 s at 24, before 4 x 8 runs "
-                       "(`results/raw/h200/apps-log.txt`). Scale 26, the "
-                       "largest the generator takes, is still to run: the "
-                       "graph is now built on every core, which may bring "
-                       "it within one 10-minute device command with one "
-                       "timed run per version." % (
+                       "the generator takes (2^26 = 67 M vertices and 2.15 G "
+                       "directed edges, as far as the CSR's 32-bit offsets "
+                       "go); it fits the H200 (about 19 GB of graph). Each "
+                       "scale costs the GPU machine's host 4 to 6 times the "
+                       "one below: at scale 26 the graph took 66 s and the "
+                       "four C references 203 s, so it ran with one timed "
+                       "run per version, all in one 10-minute device command "
+                       "(483 s; `results/raw/h200/apps-log.txt`). The Kronecker "
+                       "rows were all measured before the returning arrival "
+                       "and the flat wake; the kernels of the apps are "
+                       "the same." % (
                            ", ".join("%d: %.2f x" % x for x in rmat),
                            rmat[-1][0]))
         out.append("- Work is spread by segments of at most 32 edges of one "

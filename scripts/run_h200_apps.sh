@@ -7,8 +7,8 @@
 # grids 256 and 1024, R-MAT 10 to 22); a device command lasts at most 10
 # minutes, so the largest scales go in a call of their own:
 #   scripts/run_h200_apps.sh rmat:24
-#   XWG_APPS_REPEAT=1 XWG_APPS_TIMEOUT=560 scripts/run_h200_apps.sh rmat:26
-# (scale 26 not yet run: it may not fit one command). Rows are appended to
+#   XWG_APPS_REPEAT=1 XWG_APPS_TIMEOUT=540 scripts/run_h200_apps.sh rmat:26
+# (scale 26: 483 s in one command on 2026-11-30). Rows are appended to
 # $OUT/study-h200.csv: the device tool gives every command an empty $OUT;
 # elsewhere, start from an empty one, or earlier rows count in the medians.
 # Then, here: put the rows in results/raw/h200/study-h200.csv (replace
