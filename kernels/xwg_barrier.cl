@@ -93,6 +93,13 @@ inline void xwg_fence_system(void)
 }
 #endif
 
+/* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER, never shipped):
+ * 1 a no-op barrier, 2 no work-group barriers, 3 and 4 weakened orders
+ * (below), 5 the tree's flat wake without its reset of the cluster's
+ * count, 6 every grid arrival taken for the last. The stress tests must
+ * fail on each (tests/CMakeLists.txt; 3 and 4 only on hardware that
+ * reorders). */
+
 /* ---- The orders of the barrier's synchronising accesses -------------------
  * Release where a group publishes (arrive, depart), acquire where it
  * collects. The test-only known-bad builds weaken them, to show that the
@@ -268,6 +275,10 @@ inline uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
 {
 #if XWG_TUNE_ARRIVE_RETURN
     uint old = XWG__COMBINE_ADD(counter, add);
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 6
+    /* TEST ONLY: every arrival taken for the last, so nobody waits. */
+    return 1u;
+#endif
     return (((old + add) ^ before) & XWG__SENSE) != 0u;
 #else
     XWG__ARRIVE_ADD(counter, add);
@@ -353,8 +364,10 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     /* The last of the cluster. Flat: zero the count now (relaxed: the
      * release of the arrival below orders it first, and no member arrives
      * again before it acquires the flip that this arrival is part of). */
-    if (flat)
+#if !(defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 5)
+    if (flat) /* (TEST ONLY, known-bad 5: without this reset) */
         xwg__store_relaxed(sub, 0u);
+#endif
     /* B2: arrive at the grid counter for the whole cluster, releasing
      * what it acquired from the cluster; B3: unless that arrival was the
      * last, wait for the flip and acquire it. */
