@@ -14,8 +14,9 @@
  *   B3 collect: the waiter acquires every arrival (directly, or through the
  *               master), at device scope;
  *   B4 depart:  (XF, tree) the master releases the slaves, or the last of
- *               a tree cluster wakes its members, at device scope, and
- *               each acquires that release;
+ *               a tree cluster wakes its members (cluster wake only: with
+ *               the flat wake they acquire the grid counter's flip, B3),
+ *               at device scope, and each acquires that release;
  *   B5 exit:    a work-group barrier hands what the group's waiters (work-
  *               item 0; every work-item of the XF master) acquired to
  *               every work-item of the group.
@@ -104,8 +105,9 @@ inline void xwg_fence_system(void)
  * Release where a group publishes (arrive, depart), acquire where it
  * collects. The test-only known-bad builds weaken them, to show that the
  * stress tests notice on hardware that reorders (the H200): 3 replaces
- * every release by a relaxed access (the tree's acq_rel cluster arrival
- * too, so it also loses that acquire), 4 makes every access relaxed. */
+ * every release by a relaxed access (the acq_rel arrivals too, the tree's
+ * at its cluster and, by default, every one at the grid counter, so they
+ * also lose their acquire), 4 makes every access relaxed. */
 #if defined(XWG_TEST_BROKEN_BARRIER) && (XWG_TEST_BROKEN_BARRIER == 3 || \
                                          XWG_TEST_BROKEN_BARRIER == 4)
 #define XWG__ARRIVE_STORE xwg__store_relaxed
@@ -118,6 +120,12 @@ inline void xwg_fence_system(void)
 #endif
 /* The tree's wake publishes what its waker acquired, as an arrival does. */
 #define XWG__WAKE_ADD XWG__ARRIVE_ADD
+/* The flat wake's reset of a cluster's count; known-bad 5 leaves it out. */
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 5
+#define XWG__FLAT_RESET(sub) ((void)0)
+#else
+#define XWG__FLAT_RESET(sub) xwg__store_relaxed((sub), 0u)
+#endif
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 4
 #define XWG__COLLECT_LOAD xwg__load_relaxed
 #define XWG__COLLECT_FENCE()
@@ -263,6 +271,10 @@ inline uint xwg__begin_episode(xwg_self self)
 #ifndef XWG_TUNE_ARRIVE_RETURN
 #define XWG_TUNE_ARRIVE_RETURN 1
 #endif
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 6 && \
+    !XWG_TUNE_ARRIVE_RETURN
+#error "xwg: known-bad 6 needs XWG_TUNE_ARRIVE_RETURN=1 (it breaks that path)"
+#endif
 
 /* B2 arrive at the grid counter with `add`; `before` is its top bit before
  * this episode. Returns 1 when this arrival flipped the bit: it was the
@@ -364,16 +376,14 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     /* The last of the cluster. Flat: zero the count now (relaxed: the
      * release of the arrival below orders it first, and no member arrives
      * again before it acquires the flip that this arrival is part of). */
-#if !(defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 5)
-    if (flat) /* (TEST ONLY, known-bad 5: without this reset) */
-        xwg__store_relaxed(sub, 0u);
-#endif
+    if (flat)
+        XWG__FLAT_RESET(sub);
     /* B2: arrive at the grid counter for the whole cluster, releasing
      * what it acquired from the cluster; B3: unless that arrival was the
      * last, wait for the flip and acquire it. */
     uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-    if (!xwg__grid_arrive(top, add, before) &&
-        xwg__await_change(top, before, XWG__SENSE, self.state, bound))
+    const uint last = xwg__grid_arrive(top, add, before);
+    if (!last && xwg__await_change(top, before, XWG__SENSE, self.state, bound))
         return 1u; /* a failed barrier wakes nobody */
     /* B4 (cluster wake): the flip of the cluster word's top bit, and its
      * count (now `members`) back to 0, in one release that publishes

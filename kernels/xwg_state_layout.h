@@ -8,9 +8,11 @@
  * last launch completed every barrier: that leaves every XF flag at 0 and
  * every tree cluster word with a count of 0 (its top bit, the sense, may be
  * either), and both barriers work from there (the XF master waits for a
- * flag to equal 1; a tree member compares top bits with what its own
- * arrival read). Each word that groups contend on sits on its own 128-byte
- * line, so that spinning on one does not slow the writers of another.
+ * flag to equal 1; a tree member of the cluster wake compares top bits
+ * with what its own arrival read, and the flat wake looks at the count
+ * only, and leaves it 0 with the top bit clear). Each word that groups
+ * contend on sits on its own 128-byte line, so that spinning on one does
+ * not slow the writers of another.
  */
 #ifndef XWG_STATE_LAYOUT_H
 #define XWG_STATE_LAYOUT_H

@@ -10,16 +10,22 @@
  *   PROTOCOL   0 none (discovery skipped: every group takes part with its
  *              hardware id), 1 ticket lock (the paper's), 2 stable window
  *              (xwg's), 9 KNOWN-BAD: no closing check (every group joins)
- *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape), 3 tree
- *              (groups arrive at their cluster's word of FANIN groups; the
- *              last of each cluster arrives at the grid counter, with the
- *              counter scheme among clusters, waits for its flip, and wakes
- *              its cluster by flipping the cluster word's top bit),
+ *   BARRIER    1 XF master/slave, 2 counter (grid.sync shape; the arrival
+ *              that flips the top bit is the last and does not wait), 3
+ *              tree (groups arrive at their cluster's word of FANIN groups;
+ *              the last of each cluster arrives at the grid counter, with
+ *              the counter scheme among clusters, waits for its flip, and
+ *              wakes its cluster by flipping the cluster word's top bit;
+ *              with FLAT, members wait for the grid counter instead),
  *              9 KNOWN-BAD: a barrier that does not wait
  *   FANIN      groups per cluster of the tree barrier      (default 2)
  *   FLAT       1: the tree's flat wake (every member waits for the grid
- *              counter's flip; kernels/xwg_barrier.cl takes it up to
- *              XWG_TUNE_TREE_FLAT_MAX groups)              (default 0)
+ *              counter's flip, and the last of a cluster zeroes its count
+ *              before its grid arrival; kernels/xwg_barrier.cl takes it up
+ *              to XWG_TUNE_TREE_FLAT_MAX groups)           (default 0)
+ *   NO_RESET   1: KNOWN-BAD flat wake without that reset (known-bad 5)
+ *   ALWAYS_LAST 1: KNOWN-BAD every grid arrival takes itself for the last
+ *              and does not wait (known-bad 6)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
@@ -67,6 +73,21 @@
 #endif
 #ifndef FLAT
 #define FLAT 0
+#endif
+#ifndef NO_RESET
+#define NO_RESET 0
+#endif
+#ifndef ALWAYS_LAST
+#define ALWAYS_LAST 0
+#endif
+/* An arrival that found `old` and added `add` flipped the top bit away
+ * from `before`: it was the last (kernels/xwg_barrier.cl, xwg__grid_arrive,
+ * decides from the same private values). ALWAYS_LAST: KNOWN-BAD, every
+ * arrival takes itself for the last. */
+#if ALWAYS_LAST
+#define LAST(old, add, before) true
+#else
+#define LAST(old, add, before) (((((old) + (add)) % 256) ^ (before)) & TOP) != 0
 #endif
 #ifndef FANIN
 #define FANIN 2
@@ -182,18 +203,19 @@ inline barrier(me, n, e) {
      * so before episode e (from 1) its top bit is the parity of e - 1: the
      * arrival that flips it (the last) is done; the others wait for the
      * top bit to differ from that. */
-    byte before, old;
+    byte before, old, add;
     atomic {
         before = (((e - 1) & 1) == 1 -> TOP : 0);
+        add = (me == 0 -> TOP - (n - 1) : 1);
         old = counter;
-        counter = (counter + (me == 0 -> TOP - (n - 1) : 1)) % 256;
+        counter = (counter + add) % 256;
 #if !RELAXED
         if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
            :: else -> skip fi
 #endif
     };
     if
-    :: ((counter ^ before) & TOP) != 0 && ((old ^ before) & TOP) == 0 -> skip
+    :: LAST(old, add, before) -> skip
     :: else -> AWAIT(((counter ^ before) & TOP) != 0) /* B3 */
     fi
 #elif BARRIER == 1
@@ -242,7 +264,7 @@ inline barrier(me, n, e) {
      * barrier (B3). Without FLAT it then wakes the cluster with one add of
      * TOP - members (B4), which flips the top bit and brings the count
      * back to 0; if its grid wait failed, it wakes nobody. */
-    byte old, before, cl, ncl, members;
+    byte old, add, before, cl, ncl, members;
     atomic {
         /* (private to the group) */
         cl = me / FANIN;
@@ -264,16 +286,16 @@ inline barrier(me, n, e) {
         AWAIT(((sub[cl] ^ old) & TOP) != 0)
 #endif
     :: else ->
-#if FLAT
+#if FLAT && !NO_RESET
         sub[cl] = 0;
 #endif
         atomic {
+            add = (cl == 0 -> TOP - (ncl - 1) : 1);
             old = counter;
-            counter = (counter + (cl == 0 -> TOP - (ncl - 1) : 1)) % 256
+            counter = (counter + add) % 256
         };
         if
-        :: ((counter ^ before) & TOP) != 0 && ((old ^ before) & TOP) == 0 ->
-            skip /* this arrival flipped it: the last */
+        :: LAST(old, add, before) -> skip /* this arrival flipped it */
         :: else -> AWAIT(((counter ^ before) & TOP) != 0)
         fi;
 #if !FLAT

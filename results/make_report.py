@@ -11,7 +11,10 @@ rep.read_csv("name.csv"), returns None when that is None, and otherwise
 returns markdown (plots go through rep.save_plot); then add it to SECTIONS
 and its CSV to DATASETS so the introduction names the command behind it.
 
-Every number in the README is read from the CSVs; nothing is typed in here.
+Every measured figure of the current runs is read from the CSVs. The text
+names a few figures of earlier runs whose rows are no longer recorded
+(each says so: "in earlier runs", "before ..."), and facts of the
+platforms that no CSV holds.
 Plots need matplotlib (Agg backend); without it the README is still written
 and says that the plots were left out.
 """
@@ -853,6 +856,9 @@ def section_performance(rep):
 
         def v(label, variant, size):
             return fmt(get(label, variant, size))
+        relaunches = [float(r["us"]) for r in rows
+                      if r["label"] == "xwg-nvidia" and
+                      r["variant"] == "relaunch"]
         out += ["", "What limits the fastest variant. Two things: contention "
                 "at the words that every group touches, and the hand-off "
                 "floor. *Contention*: with hundreds to thousands of groups, "
@@ -868,7 +874,7 @@ def section_performance(rep):
                 "from %s to %s at 1056 and from %s to %s at 4224 (`+red` is "
                 "the old arrival, a `red` that nothing waits for). Waiting "
                 "for the old value alone does not do it: the run before "
-                "`red` waited for it and still polled, and took 1.38 us at "
+                "`red` waited for it and still polled, and took %s us at "
                 "264 groups. And up to 2048 "
                 "groups the tree's members poll the grid counter themselves "
                 "(flat wake) instead of waiting for the last of their "
@@ -882,8 +888,9 @@ def section_performance(rep):
                 "A round trip depends on where its flags sit and on which "
                 "compute units the two groups run: over 16 places xwg's "
                 "took %s to %s us (median %s) and CUDA's %s to %s (median "
-                "%s). CUDA's figure at its one usual place (%s us here; "
-                "0.54 and 0.75 in earlier runs) lies below its own 16-place "
+                "%s). CUDA's figure at its one usual place (%s us in this "
+                "run, and 0.54 and 0.75 us in earlier ones) lies below its "
+                "own 16-place "
                 "range, so its earlier lead over xwg's ping-pong (%s) came "
                 "from where its flags happened to sit, not from its code; "
                 "a plain OpenCL kernel without xwg's state or discovery "
@@ -907,8 +914,8 @@ def section_performance(rep):
                 "each C11 acquire or release into a `membar.gl` full fence "
                 "(`results/raw/h200/bench-cl20-path.ptx`), which is why xwg "
                 "writes them in PTX on NVIDIA (`ptx` path). The OpenCL "
-                "relaunch enqueued back to back costs 3.5-4.5 us, so 10 x "
-                "against it is out of reach of any barrier above 0.45 us; a "
+                "relaunch enqueued back to back costs %s-%s us (%s at 256), "
+                "so 10 x against it needs a barrier under %s us; a "
                 "host loop that reads a convergence flag after each launch "
                 "pays the read-back column, which is what the graph "
                 "applications' multi-kernel versions pay." % (
@@ -918,6 +925,7 @@ def section_performance(rep):
                     v("xwg-nvidia", "barrier/counter", 256),
                     v("xwg-nvidia", "barrier/counter+red", 64),
                     v("xwg-nvidia", "barrier/counter", 64),
+                    v("xwg-nvidia-atom", "barrier/counter", 1024),
                     v("xwg-nvidia", "barrier/tree", 256),
                     v("xwg-nvidia", "barrier/tree+cluster", 256),
                     v("xwg-nvidia", "barrier/tree+flat", 64),
@@ -930,7 +938,10 @@ def section_performance(rep):
                     "%.2f" % (c1024 / med_x) if c1024 and med_x else "-",
                     fmt(g1024),
                     "%.2f" % (g1024 / med_c) if g1024 and med_c else "-",
-                    tuning_spread())]
+                    tuning_spread(), fmt(min(relaunches)),
+                    fmt(max(relaunches)),
+                    fmt(get("xwg-nvidia", "relaunch", 256)),
+                    fmt(get("xwg-nvidia", "relaunch", 256) / 10))]
     if pocl:
         def pget(variant):
             for r in pocl:
@@ -1131,12 +1142,22 @@ def section_study(rep):
                        for (impl, g), sp in by_graph.items()
                        if impl.startswith("nvidia") and g.startswith("rmat")
                        and len(sp) == 4))
-        out.append("- On the H200 a barrier costs about 1.8 us at the 1056 "
+        bars = rep.read_csv("barrier-h200.csv") or []
+
+        def bar(variant):
+            """xwg-bench's figure for the apps' shape, 256 x 1056."""
+            return next(("%.1f" % float(r["us"]) for r in bars
+                         if r["label"] == "xwg-nvidia" and
+                         r["variant"] == variant and
+                         r["local_size"] == "256" and
+                         r["occupancy"] == "full"), "-")
+        out.append("- On the H200 a barrier costs %s us at the 1056 "
                    "groups of 256 work-items the apps run (2.4 us before "
                    "the returning arrival and the flat wake; the grid rows, "
-                   "measured again after them, moved from 2.35 and 1.49 x), a "
-                   "launch about 3.6 us, and 18 us with the read-back of "
-                   "the convergence flag (Barrier performance). The "
+                   "measured again after them, moved from 2.35 and 1.49 x "
+                   "in the earlier run), a launch %s us, and %s us with "
+                   "the read-back of the convergence flag (Barrier "
+                   "performance). The "
                    "barrier wins where iterations are many and cheap: BFS and "
                    "SSSP on the grids (hundreds to thousands of iterations), "
                    "and colouring on the small Kronecker graphs. MIS and "
@@ -1150,7 +1171,9 @@ def section_study(rep):
                    "graphs, but at scales 20 to 26 each round does 0.26 to "
                    "5.1 ms of latency-bound work, against which a launch is "
                    "noise."
-                   % (iters("grid", ("mis", "colour")) +
+                   % ((bar("barrier/default"), bar("relaunch"),
+                       bar("relaunch/readback")) +
+                      iters("grid", ("mis", "colour")) +
                       iters("rmat", ("bfs", "sssp", "mis"))))
         if rmat:
             out.append("- Kronecker graphs on the H200, geometric mean over "

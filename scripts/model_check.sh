@@ -9,9 +9,11 @@
 #   under weak fairness;
 #   the watchdog model (discovery skipped, N > K): every run ends, and the
 #   failure flag is set whenever a barrier could not complete;
+#   the tree's flat wake, on the same matrix as the tree;
 #   the known-bad models (no closing check, a barrier that does not wait,
 #   a launch of N > K with discovery skipped and no watchdog, arrivals that
-#   do not release): each must produce a counterexample.
+#   do not release, the flat wake without its reset, every grid arrival
+#   taken for the last): each must produce a counterexample.
 # --small is the configuration ctest runs (N <= 3, K <= 2, 2 episodes);
 # without it, N up to 4, K from 1 to 3 and 3 episodes. Exits non-zero if
 # any outcome differs from the expected one.
@@ -38,14 +40,16 @@ name_protocol() { case $1 in 0) echo none;; 1) echo ticket;; 2) echo window;; 9)
 name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) echo no-wait;; esac; }
 mismatches=0
 
-# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN [FLAT]]
+# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN [FLAT [BAD]]]
 # (FANIN: the tree's groups per cluster; the model's default, 2, unless
-# given or empty. FLAT 1: the tree's flat wake, shown as tree-flat)
+# given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD: a
+# known-bad switch of the model, NO_RESET or ALWAYS_LAST, shown in the name)
 run() {
-  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0}
+  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0} bad=${11:-}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
   local bname; bname=$(name_barrier $b)
   if [ "$flat" = 1 ]; then defs="$defs -DFLAT=1"; bname="$bname-flat"; fi
+  if [ -n "$bad" ]; then defs="$defs -D$bad=1"; bname="$bname-$(echo "$bad" | tr 'A-Z_' 'a-z-')"; fi
   if [ -n "$fanin" ]; then defs="$defs -DFANIN=$fanin"; bname="$bname-fanin$fanin"; fi
   local start end out outcome states
   start=$(date +%s.%N)
@@ -133,6 +137,9 @@ run 2 2 1 0 3 2 safety fail   # arrivals that do not release
 run 2 1 1 0 3 2 safety fail
 run 2 3 1 0 3 2 safety fail
 run 2 3 1 0 3 2 safety fail "" 1
+run 2 3 0 0 3 2 safety fail "" 1 NO_RESET  # the flat wake without its reset
+run 2 2 0 0 3 2 safety fail "" 0 ALWAYS_LAST  # every arrival the last
+run 2 3 0 0 3 2 safety fail 1 0 ALWAYS_LAST
 
 echo "model_check: $mismatches outcome(s) differ from the expected" >&2
 echo "$([ $mismatches -eq 0 ] && echo 1 || echo 0) passed, $([ $mismatches -eq 0 ] && echo 0 || echo 1) failed"

@@ -35,26 +35,25 @@ static const char *algo_name(xwg_barrier_algo a)
 
 /* Clusters of the tree barrier: 64 groups by default. PoCL here runs two
  * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
- * the two levels of the tree are exercised too. With two groups the tree
- * takes its flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups); a maximum of
- * 0 makes it wake by cluster. */
-#define TREE_FLAT_MAX_SHIPPED 2048u /* kernels/xwg_barrier.cl */
+ * the two levels of the tree are exercised too. With two groups the
+ * shipped tree takes its flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups);
+ * tree_cluster_wake sets that maximum to 0, so that it wakes by cluster. */
 static unsigned tree_fanin = 64;
-static unsigned tree_flat_max = TREE_FLAT_MAX_SHIPPED;
+static int tree_cluster_wake = 0;
 
 static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG__TREE_FANIN=%uu -DXWG_TUNE_TREE_FLAT_MAX=%uu "
-             "-DXWG_TEST_BROKEN_BARRIER=%d",
-             tree_fanin, tree_flat_max, broken);
+             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
+             tree_fanin, broken,
+             tree_cluster_wake ? " -DXWG_TUNE_TREE_FLAT_MAX=0u" : "");
     return broken_options;
 }
 
 static const char *tree_wake(void)
 {
-    return tree_flat_max ? "flat" : "cluster";
+    return tree_cluster_wake ? "cluster" : "flat";
 }
 
 /* The largest group up to 1024 work-items that the device allows. */
@@ -152,9 +151,9 @@ END_TEST
 START_TEST(stress_tree)
 {
     stress(XWG_BARRIER_TREE);
-    tree_flat_max = 0;
+    tree_cluster_wake = 1;
     stress(XWG_BARRIER_TREE);
-    tree_flat_max = TREE_FLAT_MAX_SHIPPED;
+    tree_cluster_wake = 0;
     tree_fanin = 1;
     stress(XWG_BARRIER_TREE);
 }
@@ -227,9 +226,9 @@ END_TEST
 START_TEST(jacobi_tree)
 {
     jacobi(XWG_BARRIER_TREE, 0);
-    tree_flat_max = 0;
+    tree_cluster_wake = 1;
     jacobi(XWG_BARRIER_TREE, 0);
-    tree_flat_max = TREE_FLAT_MAX_SHIPPED;
+    tree_cluster_wake = 0;
     tree_fanin = 1;
     jacobi(XWG_BARRIER_TREE, 1);
 }
@@ -328,6 +327,76 @@ static xwg_barrier_algo barrier_ran(test_env *env, cl_uint groups,
     clReleaseKernel(k);
     return info.barrier;
 }
+
+/* ---- one state buffer, both tree wakes -------------------------------- */
+
+/* One launch of the tree on one group per worker thread (discovery
+ * skipped, so that both groups run). Returns the launch's status. */
+static int launch_tree(test_env *env, cl_kernel k, size_t local,
+                       cl_uint watchdog_ms)
+{
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.barrier = XWG_BARRIER_TREE;
+    opts.skip_discovery = 1;
+    opts.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    opts.watchdog_ms = watchdog_ms;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    return xwg_launch_ex(env->xc, env->queue, k, local, &opts, &info);
+}
+
+/* Launches one after another on a context reuse its state buffer, which
+ * the host zeroes only after a failed launch: what the flat wake leaves
+ * must serve the cluster wake and the other way round, and a failed
+ * launch must leave neither stuck. */
+START_TEST(tree_wakes_share_one_state_buffer)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    const size_t local = 64;
+    const cl_uint groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    const cl_uint episodes = STRESS_EPISODES;
+    const char *flat = NULL; /* the shipped tree: flat at this size */
+    const char *cluster = "-DXWG_TUNE_TREE_FLAT_MAX=0u";
+    cl_kernel wake[2] = {
+        test_build_kernel(&env, stress_source, "stress", flat),
+        test_build_kernel(&env, stress_source, "stress", cluster)};
+    cl_kernel fail = test_build_kernel(&env, misuse_source, "early_return",
+                                       cluster);
+    cl_mem data = make_buffer(&env, groups * local * sizeof(cl_uint));
+    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    for (int w = 0; w < 2; w++) {
+        clSetKernelArg(wake[w], 0, sizeof data, &data);
+        clSetKernelArg(wake[w], 1, sizeof errors, &errors);
+        clSetKernelArg(wake[w], 2, sizeof episodes, &episodes);
+    }
+    clSetKernelArg(fail, 0, sizeof data, &data);
+    /* flat, cluster, a failed launch, flat, cluster, flat */
+    const int order[] = {0, 1, -1, 0, 1, 0};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if (order[i] < 0) {
+            int err = launch_tree(&env, fail, local, 200);
+            ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
+                          "the misuse gave %s", xwg_status_name(err));
+            continue;
+        }
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero,
+                             &zero, 0, NULL, NULL);
+        int err = launch_tree(&env, wake[order[i]], local, 0);
+        ck_assert_msg(err == XWG_SUCCESS, "launch %zu (%s wake): %s", i,
+                      order[i] ? "cluster" : "flat", xwg_status_name(err));
+        cl_uint bad = read_word(&env, errors);
+        ck_assert_msg(bad == 0, "launch %zu (%s wake): %u wrong values", i,
+                      order[i] ? "cluster" : "flat", bad);
+    }
+    clReleaseKernel(wake[0]);
+    clReleaseKernel(wake[1]);
+    clReleaseKernel(fail);
+    clReleaseMemObject(data);
+    clReleaseMemObject(errors);
+    test_env_close(&env);
+}
+END_TEST
 
 START_TEST(default_barrier_follows_the_launch_size)
 {
@@ -494,6 +563,7 @@ int main(void)
         tcase_add_test(tc, watchdog_launch_past_occupancy);
         tcase_add_test(tc, two_launches_in_flight_do_not_share_state);
         tcase_add_test(tc, default_barrier_follows_the_launch_size);
+        tcase_add_test(tc, tree_wakes_share_one_state_buffer);
         tcase_add_test(tc, fence_helpers_build_and_order_on_both_paths);
         suite_add_tcase(s, tc);
     }
