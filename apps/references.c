@@ -122,4 +122,3 @@ void select_reference(const graph *g, int colouring, uint32_t *state)
     }
     free(order);
 }
-

@@ -20,7 +20,7 @@ typedef struct bench {
     const char *label;
     const char *tag;    /* appended to barrier rows' names: a variant */
     int algos[4];       /* by xwg_barrier_algo: measure it? */
-    int barriers_only;  /* full occupancy, no relaunch, discovery, floor */
+    int barriers_only;  /* full occupancy; no relaunch or discovery */
     unsigned placements; /* the floor at this many places in memory, or 0 */
     FILE *csv;
 } bench;

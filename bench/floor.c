@@ -199,4 +199,3 @@ void measure_floor(bench *b)
     clReleaseMemObject(flags);
     clReleaseKernel(k);
 }
-

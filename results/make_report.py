@@ -833,7 +833,6 @@ def section_performance(rep):
         d256 = get("xwg-nvidia", "barrier/default", 256)
         rb256 = get("xwg-nvidia", "relaunch/readback", 256)
         rbx = rb256 / d256 if rb256 and d256 else None
-        pp = dict(floors)
         out += ["", "Against the goals: " + "; ".join(goals) + ". Against "
                 "the OpenCL relaunch at 256 (goal >= 10 x): %s x faster than "
                 "a relaunch that waits for each launch's result (%s), %s x "

@@ -3,8 +3,9 @@
 # implementations, both versions, into results/study.csv (columns:
 # implementation, device, app, graph, variant, time_ms, groups,
 # iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
-# grid and R-MAT scale 7 with its race checkers (timings there are a simulator's); Mesa
-# rusticl is refused by xwg's barrier self-test, which the CSV records.
+# grid and R-MAT scale 7 with its race checkers (timings there are a
+# simulator's); Mesa rusticl is refused by xwg's barrier self-test, which
+# the CSV records.
 # The file starts afresh; the H200's rows, which scripts/run_h200_apps.sh
 # records on the GPU machine into results/raw/h200/study-h200.csv, are
 # appended at the end, so that this one script rebuilds the whole study.

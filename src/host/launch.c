@@ -9,8 +9,9 @@
  * failed, the barrier flags too (a completed launch leaves them as the
  * barriers start from: see xwg_state_layout.h). Oclgrind forgets that
  * memory was initialised when a later write covers only part of a buffer,
- * so there every write covers the whole buffer. xwg_launch_finish() waits for the kernel and reads two
- * words back: the participants and the failed flag.
+ * so there every write covers the whole buffer. xwg_launch_finish() waits
+ * for the kernel and reads two words back: the participants and the
+ * failed flag.
  */
 #include "internal.h"
 
