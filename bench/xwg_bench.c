@@ -33,9 +33,15 @@
  *          [--barriers-only]   (full occupancy, barriers and pingpong only:
  *                               for variants)
  *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
- *          [--placements N]    (also the floor with its flags at N places
- *                               in memory, 64 KiB + 128 B apart: rows
- *                               pingpong@min/median/max-of-N)
+ *          [--placements N]    (also the floor, and the counter and tree
+ *                               barriers, with their words at N places in
+ *                               memory, 64 KiB + 128 B apart: rows
+ *                               pingpong@min/median/max-of-N and
+ *                               barrier/ALGO@min/median/max-of-N; see
+ *                               placed.c)
+ *          [--stripes K,...]   (also the striped prototype with K
+ *                               counters, at full occupancy: rows
+ *                               barrier/striped-K; see placed.c)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
@@ -212,6 +218,8 @@ static void measure_size(bench *b, size_t local)
                      *b->tag ? "+" : "", b->tag);
             row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
         }
+        if (o == 0 && (b->placements || b->nstripes))
+            measure_placed(b, local, groups);
         if (b->barriers_only)
             continue;
         for (int readback = 0; readback < 2; readback++) {
@@ -301,6 +309,13 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
+        else if (!strcmp(o, "--stripes")) {
+            char copy[64];
+            snprintf(copy, sizeof copy, "%s", v);
+            for (char *t = strtok(copy, ","); t && b.nstripes < 8;
+                 t = strtok(NULL, ","))
+                b.stripes[b.nstripes++] = strtoul(t, NULL, 10);
+        }
         else if (!strcmp(o, "--algos")) {
             if (!parse_algos(v, b.algos)) {
                 fprintf(stderr, "xwg-bench: --algos takes a list of xf, "
@@ -340,9 +355,11 @@ int main(int argc, char **argv)
     xwg_context_query(b.xc, &b.info);
     /* One program: the barrier kernels and the floor's (floor.c). */
     char *log = NULL, *source = malloc(sizeof bench_source +
-                                       strlen(floor_source));
+                                       strlen(floor_source) +
+                                       strlen(placed_source));
     strcpy(source, bench_source);
     strcat(source, floor_source);
+    strcat(source, placed_source);
     err = xwg_program_build(b.xc, source, options, &b.prog, &log);
     free(source);
     if (err) {

@@ -755,11 +755,14 @@ def section_performance(rep):
                  "`XWG_TUNE_PTX_GENERIC` knob (removed since)",
                  "xwg-nvidia-explore": "exploration run: commit 6cb76e6 "
                  "with `results/raw/h200/explore-kernel.patch`",
+                 "xwg-nvidia-explore2": "exploration run 2: "
+                 "`bench/placed.c` of commit EXPLORE2 (words moved; "
+                 "the striped and monotree prototypes)",
                  "xwg-nvidia": "shipped code"}
         vrows = []
         for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
                       "xwg-nvidia-5bfff81", "xwg-nvidia-explore",
-                      "xwg-nvidia"):
+                      "xwg-nvidia-explore2", "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue
