@@ -19,11 +19,10 @@ typedef struct bench {
     unsigned e1, e2;
     const char *label;
     const char *tag;    /* appended to barrier rows' names: a variant */
-    int algos[4];       /* by xwg_barrier_algo: measure it? */
+    int algos[5];       /* by xwg_barrier_algo: measure it? */
     int barriers_only;  /* full occupancy; no relaunch or discovery */
     unsigned placements; /* the floor and barriers at this many places in
                             memory, or 0 */
-    unsigned stripes[8], nstripes; /* striped prototype: counters to try */
     FILE *csv;
 } bench;
 
@@ -46,8 +45,8 @@ double timed_launch_us(bench *b, cl_kernel k, size_t local,
  * measurement, rows pingpong... */
 extern const char floor_source[];
 void measure_floor(bench *b);
-/* The barriers with their words moved, and the striped prototype
- * (placed.c), at full occupancy: `groups` groups of `local`. */
+/* The barriers with their words moved (placed.c), at full occupancy:
+ * `groups` groups of `local`. */
 extern const char placed_source[];
 void measure_placed(bench *b, size_t local, cl_uint groups);
 

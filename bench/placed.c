@@ -1,20 +1,13 @@
 /*
- * placed.c - the barrier away from the state buffer, for two questions
- * that the shipped rows cannot answer:
- *   --placements N: how much of a barrier's latency is where its words
- *     happen to sit in memory? The library's own counter and tree
- *     barriers run with their words (counter, cluster words, failed flag)
- *     moved to N places, 64 KiB + 128 B apart, as the floor's are: rows
- *     barrier/<algo>@min/median/max-of-N at full occupancy.
- *   --stripes K,...: a prototype (not shipped): K counters instead of
- *     one. Group g arrives at counter g % K; work-items 0..K-1 of every
- *     group each wait until one counter has all its arrivals for this
- *     episode, and the exit work-group barrier joins them: rows
- *     barrier/striped-K. Each counter only grows (no top bit to flip), so
- *     a counter that moves on to the next episode before a slow poller
- *     looks still satisfies it.
- * Both kernels' words sit in a buffer of the bench's, zeroed before every
- * launch.
+ * placed.c - how much of a barrier's latency is where its words happen to
+ * sit in memory? With --placements N, the library's own counter, tree and
+ * striped barriers run with their words (counters, cluster words, failed flag)
+ * moved to N places in a buffer of the bench's, 64 KiB + 128 B apart as
+ * the floor's are, zeroed before every launch: rows
+ * barrier/<algo>@min/median/max-of-N at full occupancy. (On the H200 the
+ * spread was 4% at most: placement is no lever.) The prototypes that this
+ * file held in commit 5bfaae4 (--stripes: the striped barrier, and the
+ * flat wake without its reset on the arrival path) now ship.
  */
 #include "bench.h"
 #include "xwg_state_layout.h" /* where the failed flag sits */
@@ -33,79 +26,6 @@ const char placed_source[] =
     "    placed.state = words + base;\n"
     "    for (uint i = 0; i < count && !xwg_failed_of(placed); i++)\n"
     "        xwg_barrier_of(placed);\n"
-    "}\n"
-    /* The striped prototype. Counter j (on its own line) takes the
-     * arrivals of groups j, j + K, ...: `members` of them, so after
-     * episode e it holds at least e * members. */
-    "__kernel void barriers_striped(uint count, volatile __global xwg_word\n"
-    "                               *words, uint stripes, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    __local uint failed;\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
-    "    const uint k = min(stripes, n), l = get_local_id(0);\n"
-    "    /* Work-item 0 waits on its own group's counter. */\n"
-    "    const uint j = (g + l) % k;\n"
-    "    /* Lines 8 on: the failed flag's line (6) stays clear. */\n"
-    "    volatile __global xwg_word *c = &words[(8u + j) * 32u];\n"
-    "    const uint members = (n - j + k - 1u) / k;\n"
-    "    const uint bound = XWG_SELF.watchdog;\n"
-    "    if (l == 0) failed = 0u;\n"
-    "    for (uint e = 1; e <= count; e++) {\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        if (l < k) {\n"
-    "            const uint target = e * members;\n"
-    "            uint last = 0u;\n"
-    "            if (l == 0u) /* arrive: release ours, acquire if last */\n"
-    "                last = xwg__fetch_add_acq_rel(c, 1u) + 1u == target;\n"
-    "            uint polls = 0u;\n"
-    "            while (!last && (int)(xwg__poll(c) - target) < 0)\n"
-    "                if (xwg__wait_expired(XWG_SELF.state, &polls, bound)) {\n"
-    "                    atomic_or(&failed, 1u);\n"
-    "                    break;\n"
-    "                }\n"
-    "            if (!last)\n"
-    "                xwg__collected(c);\n"
-    "        }\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        if (failed)\n"
-    "            return;\n"
-    "    }\n"
-    "}\n"
-    /* The tree's flat wake without its reset: cluster counts only grow,
-     * and the last of cluster c in episode e is the arrival that brings
-     * it to e * members. The grid counter flips its top bit as the
-     * shipped one does. */
-    "__kernel void barriers_monotree(uint count, volatile __global xwg_word\n"
-    "                                *words, uint fanin, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    __local uint failed;\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
-    "    const uint cluster = g / fanin, clusters = (n + fanin - 1u) / fanin;\n"
-    "    const uint members = min(fanin, n - cluster * fanin);\n"
-    "    volatile __global xwg_word *top = &words[8u * 32u];\n"
-    "    volatile __global xwg_word *sub = &words[(9u + cluster) * 32u];\n"
-    "    const uint add = cluster == 0u ? 0x80000000u - (clusters - 1u) : 1u;\n"
-    "    const uint bound = XWG_SELF.watchdog;\n"
-    "    if (get_local_id(0) == 0) failed = 0u;\n"
-    "    for (uint e = 1; e <= count; e++) {\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        if (get_local_id(0) == 0) {\n"
-    "            const uint before = (e - 1u) & 1u ? 0x80000000u : 0u;\n"
-    "            uint last = 0u;\n"
-    "            if (xwg__fetch_add_acq_rel(sub, 1u) + 1u == e * members)\n"
-    "                last = (((xwg__fetch_add_acq_rel(top, add) + add) ^\n"
-    "                         before) & 0x80000000u) != 0u;\n"
-    "            if (!last &&\n"
-    "                xwg__await_change(top, before, 0x80000000u,\n"
-    "                                  XWG_SELF.state, bound))\n"
-    "                failed = 1u;\n"
-    "        }\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        if (failed)\n"
-    "            return;\n"
-    "    }\n"
     "}\n";
 
 /* Where placement i's words start, in words (the floor's spacing), and the
@@ -114,18 +34,18 @@ const char placed_source[] =
 #define PLACED_BYTES(n) (4u * PLACED_AT(n) + 65536u)
 #define PLACED_REGION_BYTES 65536u
 
-/* Device time (us) of one launch of kernel k (args: count, words, base or
- * stripes) at `groups` groups, its words zeroed first; median of 5. NAN
+/* Device time (us) of one launch of `count` barriers at `groups` groups,
+ * their words at word `at` of `words` and zeroed first; median of 5. NAN
  * when a barrier wait timed out. */
 static double launch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
                         xwg_barrier_algo algo, cl_mem words, cl_uint at,
-                        cl_uint third, cl_uint count)
+                        cl_uint count)
 {
     double t[5];
     const cl_uint zero = 0;
     clSetKernelArg(k, 0, sizeof count, &count);
     clSetKernelArg(k, 1, sizeof words, &words);
-    clSetKernelArg(k, 2, sizeof third, &third);
+    clSetKernelArg(k, 2, sizeof at, &at);
     for (int i = 0; i < 5; i++) {
         clEnqueueFillBuffer(b->queue, words, &zero, sizeof zero, 4u * at,
                             PLACED_REGION_BYTES, 0, NULL, NULL);
@@ -144,7 +64,7 @@ static double launch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
                                 4u * (at + XWG__W_FAILED), sizeof failed,
                                 &failed, 0, NULL, NULL);
         if (err != XWG_SUCCESS || failed) {
-            fprintf(stderr, "xwg-bench: placed/striped launch: %s\n",
+            fprintf(stderr, "xwg-bench: barriers_placed: %s\n",
                     failed ? "a moved barrier timed out"
                            : xwg_status_name(err));
             if (err == XWG_SUCCESS)
@@ -159,22 +79,23 @@ static double launch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
 
 static double per_barrier_us(bench *b, cl_kernel k, size_t local,
                              cl_uint groups, xwg_barrier_algo algo,
-                             cl_mem words, cl_uint at, cl_uint third)
+                             cl_mem words, cl_uint at)
 {
-    double t1 = launch_us(b, k, local, groups, algo, words, at, third, b->e1);
-    double t2 = launch_us(b, k, local, groups, algo, words, at, third, b->e2);
+    double t1 = launch_us(b, k, local, groups, algo, words, at, b->e1);
+    double t2 = launch_us(b, k, local, groups, algo, words, at, b->e2);
     return (t2 - t1) / (b->e2 - b->e1);
 }
 
+/* Rows barrier/ALGO@min/median/max-of-N. */
 static void placed_sweep(bench *b, cl_kernel k, cl_mem words, size_t local,
-                         cl_uint groups, xwg_barrier_algo algo,
-                         const char *name)
+                         cl_uint groups, xwg_barrier_algo algo)
 {
+    const char *name = xwg_barrier_algo_name(algo);
     double us[64];
     unsigned ran = 0;
     for (unsigned i = 0; i < b->placements; i++) {
         double t = per_barrier_us(b, k, local, groups, algo, words,
-                                  PLACED_AT(i), PLACED_AT(i));
+                                  PLACED_AT(i));
         if (t >= 0)
             us[ran++] = t;
     }
@@ -194,41 +115,13 @@ static void placed_sweep(bench *b, cl_kernel k, cl_mem words, size_t local,
 void measure_placed(bench *b, size_t local, cl_uint groups)
 {
     int err;
-    unsigned places = b->placements ? b->placements : 1;
     cl_mem words = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
-                                  PLACED_BYTES(places), NULL, &err);
+                                  PLACED_BYTES(b->placements), NULL, &err);
     cl_kernel placed = clCreateKernel(b->prog, "barriers_placed", &err);
-    cl_kernel striped = clCreateKernel(b->prog, "barriers_striped", &err);
-    if (b->placements) {
-        placed_sweep(b, placed, words, local, groups, XWG_BARRIER_COUNTER,
-                     "counter");
-        placed_sweep(b, placed, words, local, groups, XWG_BARRIER_TREE,
-                     "tree");
-    }
-    for (unsigned i = 0; i < b->nstripes; i++) {
-        cl_uint k = b->stripes[i];
-        if (k > local)
-            continue; /* one waiting work-item per counter */
-        double us = per_barrier_us(b, striped, local, groups,
-                                   XWG_BARRIER_COUNTER, words, 0, k);
-        char row_name[96];
-        snprintf(row_name, sizeof row_name, "barrier/striped-%u%s%s", k,
-                 *b->tag ? "+" : "", b->tag);
-        if (!isnan(us))
-            row(b, row_name, local, "full", groups, us);
-    }
-    cl_kernel mono = clCreateKernel(b->prog, "barriers_monotree", &err);
-    for (cl_uint fanin = 32; b->nstripes && fanin <= 128; fanin *= 2) {
-        double us = per_barrier_us(b, mono, local, groups,
-                                   XWG_BARRIER_COUNTER, words, 0, fanin);
-        char row_name[96];
-        snprintf(row_name, sizeof row_name, "barrier/monotree-%u%s%s", fanin,
-                 *b->tag ? "+" : "", b->tag);
-        if (!isnan(us))
-            row(b, row_name, local, "full", groups, us);
-    }
-    clReleaseKernel(mono);
-    clReleaseKernel(striped);
+    static const xwg_barrier_algo swept[] = {
+        XWG_BARRIER_COUNTER, XWG_BARRIER_TREE, XWG_BARRIER_STRIPED};
+    for (int a = 0; a < 3; a++)
+        placed_sweep(b, placed, words, local, groups, swept[a]);
     clReleaseKernel(placed);
     clReleaseMemObject(words);
 }

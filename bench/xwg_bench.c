@@ -23,7 +23,7 @@
  *                   launched directly.
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
- *          [--algos xf,counter,tree,default]  (default: what a launch
+ *          [--algos xf,counter,tree,striped,default]  (default: what a launch
  *                               without a barrier option runs)
  *          [--build-options S --tag T]  (a variant: S is added to the
  *                               program's build options, e.g.
@@ -39,9 +39,6 @@
  *                               pingpong@min/median/max-of-N and
  *                               barrier/ALGO@min/median/max-of-N; see
  *                               placed.c)
- *          [--stripes K,...]   (also the striped prototype with K
- *                               counters, at full occupancy: rows
- *                               barrier/striped-K; see placed.c)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
@@ -85,7 +82,6 @@ double event_us(cl_event ev)
     return (end - start) / 1e3;
 }
 
-static const char *const algo_names[] = {"default", "xf", "counter", "tree"};
 
 int cmp_double(const void *a, const void *b)
 {
@@ -198,8 +194,9 @@ static void measure_size(bench *b, size_t local)
         fprintf(stderr, "xwg-bench: local %zu, %s occupancy (%u groups)\n",
                 local, occ_name[o], groups);
         static const int order[] = {XWG_BARRIER_XF, XWG_BARRIER_COUNTER,
-                                    XWG_BARRIER_TREE, XWG_BARRIER_DEFAULT};
-        for (int j = 0; j < 4; j++) {
+                                    XWG_BARRIER_TREE, XWG_BARRIER_STRIPED,
+                                    XWG_BARRIER_DEFAULT};
+        for (int j = 0; j < 5; j++) {
             int a = order[j];
             if (!b->algos[a])
                 continue;
@@ -212,13 +209,14 @@ static void measure_size(bench *b, size_t local)
             double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2, &ran);
             if (a == XWG_BARRIER_DEFAULT)
                 fprintf(stderr, "xwg-bench: the default ran the %s barrier\n",
-                        algo_names[ran]);
+                        xwg_barrier_algo_name(ran));
             char name[96];
-            snprintf(name, sizeof name, "barrier/%s%s%s", algo_names[a],
+            snprintf(name, sizeof name, "barrier/%s%s%s",
+                     xwg_barrier_algo_name((xwg_barrier_algo)a),
                      *b->tag ? "+" : "", b->tag);
             row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
         }
-        if (o == 0 && (b->placements || b->nstripes))
+        if (o == 0 && b->placements)
             measure_placed(b, local, groups);
         if (b->barriers_only)
             continue;
@@ -259,17 +257,17 @@ static void dump_binary(cl_program prog, const char *path)
 /* "counter,tree" -> algos[COUNTER] = algos[TREE] = 1 (by
  * xwg_barrier_algo; "default" is XWG_BARRIER_DEFAULT, 0). 0 for an empty,
  * too long or unknown list. */
-static int parse_algos(const char *list, int algos[4])
+static int parse_algos(const char *list, int algos[5])
 {
     char copy[64];
     if (!*list || strlen(list) >= sizeof copy)
         return 0;
     snprintf(copy, sizeof copy, "%s", list);
-    memset(algos, 0, 4 * sizeof *algos);
+    memset(algos, 0, 5 * sizeof *algos);
     for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
         int found = 0;
-        for (int a = XWG_BARRIER_DEFAULT; a <= XWG_BARRIER_TREE; a++)
-            if (!strcmp(t, algo_names[a]))
+        for (int a = XWG_BARRIER_DEFAULT; a <= XWG_BARRIER_STRIPED; a++)
+            if (!strcmp(t, xwg_barrier_algo_name((xwg_barrier_algo)a)))
                 algos[a] = found = 1;
         if (!found)
             return 0;
@@ -287,7 +285,7 @@ int main(int argc, char **argv)
     b.e2 = 10256;
     b.label = "";
     b.tag = "";
-    parse_algos("xf,counter,tree,default", b.algos);
+    parse_algos("xf,counter,tree,striped,default", b.algos);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
@@ -309,17 +307,10 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
-        else if (!strcmp(o, "--stripes")) {
-            char copy[64];
-            snprintf(copy, sizeof copy, "%s", v);
-            for (char *t = strtok(copy, ","); t && b.nstripes < 8;
-                 t = strtok(NULL, ","))
-                b.stripes[b.nstripes++] = strtoul(t, NULL, 10);
-        }
         else if (!strcmp(o, "--algos")) {
             if (!parse_algos(v, b.algos)) {
                 fprintf(stderr, "xwg-bench: --algos takes a list of xf, "
-                                "counter, tree, default\n");
+                                "counter, tree, striped, default\n");
                 return 2;
             }
         } else {

@@ -756,7 +756,7 @@ def section_performance(rep):
                  "xwg-nvidia-explore": "exploration run: commit 6cb76e6 "
                  "with `results/raw/h200/explore-kernel.patch`",
                  "xwg-nvidia-explore2": "exploration run 2: "
-                 "`bench/placed.c` of commit EXPLORE2 (words moved; "
+                 "`bench/placed.c` of commit 5bfaae4 (words moved; "
                  "the striped and monotree prototypes)",
                  "xwg-nvidia": "shipped code"}
         vrows = []

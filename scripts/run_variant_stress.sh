@@ -51,4 +51,5 @@ run flag4096 -DXWG_TUNE_FLAG_EVERY=4096u
 run red -DXWG_TUNE_ARRIVE_RETURN=0
 run cluster -DXWG_TUNE_TREE_FLAT_MAX=0u
 run flat -DXWG_TUNE_TREE_FLAT_MAX=1000000u
+for s in 2 8; do run stripes$s -DXWG_TUNE_STRIPES=${s}u; done
 exit $status

@@ -54,11 +54,7 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static const char *algo_name(xwg_barrier_algo a)
-{
-    return a == XWG_BARRIER_XF ? "xf" : a == XWG_BARRIER_TREE ? "tree"
-                                                              : "counter";
-}
+#define algo_name xwg_barrier_algo_name
 
 static void report(driver *d, const char *test, const char *variant,
                    cl_uint groups, unsigned long long episodes,
@@ -296,7 +292,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
             xwg_atomics_path_name(d.info.atomics_path),
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
-    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_STRIPED; a++) {
         xwg_barrier_algo algo = (xwg_barrier_algo)a;
         if (wants(&d, "stress"))
             run_stress(&d, algo);

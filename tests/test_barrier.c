@@ -27,11 +27,7 @@
 
 static char broken_options[128];
 
-static const char *algo_name(xwg_barrier_algo a)
-{
-    return a == XWG_BARRIER_XF ? "xf" : a == XWG_BARRIER_TREE ? "tree"
-                                                              : "counter";
-}
+#define algo_name xwg_barrier_algo_name
 
 /* Clusters of the tree barrier: 64 groups by default. PoCL here runs two
  * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
@@ -40,13 +36,21 @@ static const char *algo_name(xwg_barrier_algo a)
  * tree_cluster_wake sets that maximum to 0, so that it wakes by cluster. */
 static unsigned tree_fanin = 64;
 static int tree_cluster_wake = 0;
+/* The striped barrier's counters (4 ship; two groups use 2, one group
+ * each: counters of several groups are left to the Spin model and the
+ * H200's stress runs), and the stress test's group size (0: the largest).
+ * With groups of one work-item, that work-item waits for every counter in
+ * turn. */
+static const unsigned stripes = 4;
+static size_t stress_local = 0;
 
 static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
-             tree_fanin, broken,
+             "-DXWG__TREE_FANIN=%uu -DXWG_TUNE_STRIPES=%uu "
+             "-DXWG_TEST_BROKEN_BARRIER=%d%s",
+             tree_fanin, stripes, broken,
              tree_cluster_wake ? " -DXWG_TUNE_TREE_FLAT_MAX=0u" : "");
     return broken_options;
 }
@@ -86,7 +90,7 @@ static void stress(xwg_barrier_algo algo)
 {
     test_env env;
     test_env_open(&env, NULL);
-    size_t local = big_local(&env);
+    size_t local = stress_local ? stress_local : big_local(&env);
     cl_kernel k = test_build_kernel(&env, stress_source, "stress",
                                     build_options());
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
@@ -130,6 +134,8 @@ static void stress(xwg_barrier_algo algo)
     if (algo == XWG_BARRIER_TREE)
         snprintf(tree, sizeof tree, " (fan-in %u, %s wake)", tree_fanin,
                  tree_wake());
+    if (algo == XWG_BARRIER_STRIPED)
+        snprintf(tree, sizeof tree, " (up to %u counters)", stripes);
     printf("stress %s%s: %u episodes, %u groups of %zu: %u wrong values\n",
            algo_name(algo), tree, total_episodes, groups,
            local, total_bad);
@@ -156,6 +162,15 @@ START_TEST(stress_tree)
     tree_cluster_wake = 0;
     tree_fanin = 1;
     stress(XWG_BARRIER_TREE);
+}
+END_TEST
+
+START_TEST(stress_striped)
+{
+    stress(XWG_BARRIER_STRIPED);
+    stress_local = 1; /* one work-item waits for both counters */
+    stress(XWG_BARRIER_STRIPED);
+    stress_local = 0;
 }
 END_TEST
 
@@ -234,6 +249,13 @@ START_TEST(jacobi_tree)
 }
 END_TEST
 
+START_TEST(jacobi_striped)
+{
+    jacobi(XWG_BARRIER_STRIPED, 0);
+    jacobi(XWG_BARRIER_STRIPED, 1);
+}
+END_TEST
+
 /* ---- the watchdog --------------------------------------------------- */
 
 /* Runs a misuse kernel; it must end in XWG_ERROR_BARRIER_TIMEOUT, with
@@ -253,7 +275,7 @@ static void misuse(const char *kernel_name, cl_uint groups, int skip)
     opts.groups = groups;
     opts.skip_discovery = skip;
     opts.watchdog_ms = 200;
-    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_TREE; algo++) {
+    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_STRIPED; algo++) {
         opts.barrier = (xwg_barrier_algo)algo;
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &info);
@@ -407,12 +429,12 @@ START_TEST(default_barrier_follows_the_launch_size)
     xwg_context_query(env.xc, &dev);
     ck_assert_int_eq(dev.barrier, XWG_BARRIER_DEFAULT);
     const cl_uint cus = dev.compute_units;
-    /* Up to 4 groups per compute unit the counter, above it the tree;
-     * a launch's own choice wins. */
+    /* Up to 4 groups per compute unit the striped barrier, above it the
+     * tree; a launch's own choice wins. */
     ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_DEFAULT),
-                     XWG_BARRIER_COUNTER);
+                     XWG_BARRIER_STRIPED);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus, XWG_BARRIER_DEFAULT),
-                     XWG_BARRIER_COUNTER);
+                     XWG_BARRIER_STRIPED);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_TREE);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_XF),
@@ -545,6 +567,7 @@ int main(void)
         tcase_add_test(tc, stress_counter);
         tcase_add_test(tc, stress_xf);
         tcase_add_test(tc, stress_tree);
+        tcase_add_test(tc, stress_striped);
         suite_add_tcase(s, tc);
     }
     if (all || !strcmp(only, "jacobi")) {
@@ -553,6 +576,7 @@ int main(void)
         tcase_add_test(tc, jacobi_counter);
         tcase_add_test(tc, jacobi_xf);
         tcase_add_test(tc, jacobi_tree);
+        tcase_add_test(tc, jacobi_striped);
         suite_add_tcase(s, tc);
     }
     if (all) {

@@ -33,13 +33,14 @@ struct xwg_pending {
 };
 
 /* Above this many groups per compute unit, the default barrier is the
- * tree: on the H200 one counter's cache line is then the bottleneck (every
- * arrival and every poll is a request to one L2 slice), and below it the
- * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
+ * tree: on the H200 the striped barrier's counters are then the bottleneck
+ * (every group polls each of them, and each poll is a request to one L2
+ * slice), and below it the tree's extra hops cost more (results/README.md,
+ * barrier-h200.csv). */
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
 /* The barrier a launch runs: the caller's, else the context's, else the
- * faster of counter and tree for the groups expected to take part. */
+ * faster of striped and tree for the groups expected to take part. */
 static xwg_barrier_algo barrier_for(const xwg_context *ctx,
                                     xwg_barrier_algo asked, cl_uint groups)
 {
@@ -49,7 +50,7 @@ static xwg_barrier_algo barrier_for(const xwg_context *ctx,
         return ctx->info.barrier;
     return groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
                ? XWG_BARRIER_TREE
-               : XWG_BARRIER_COUNTER;
+               : XWG_BARRIER_STRIPED;
 }
 
 /* The watchdog bound in polls of the calibrated loop. */
@@ -85,7 +86,7 @@ static int read_options(const xwg_launch_options *opts,
     size_t n = opts->size < sizeof *out ? opts->size : sizeof *out;
     memcpy(out, opts, n);
     out->size = sizeof *out;
-    if ((unsigned)out->barrier > XWG_BARRIER_TREE)
+    if ((unsigned)out->barrier > XWG_BARRIER_STRIPED)
         return XWG_ERROR_INVALID_ARGUMENT;
     return XWG_SUCCESS;
 }

@@ -153,3 +153,20 @@ const char *xwg_atomics_path_name(xwg_atomics_path path)
     }
     return "?";
 }
+
+const char *xwg_barrier_algo_name(xwg_barrier_algo algo)
+{
+    switch (algo) {
+    case XWG_BARRIER_DEFAULT:
+        return "default";
+    case XWG_BARRIER_XF:
+        return "xf";
+    case XWG_BARRIER_COUNTER:
+        return "counter";
+    case XWG_BARRIER_TREE:
+        return "tree";
+    case XWG_BARRIER_STRIPED:
+        return "striped";
+    }
+    return "?";
+}
