@@ -19,7 +19,7 @@ typedef struct bench {
     unsigned e1, e2;
     const char *label;
     const char *tag;    /* appended to barrier rows' names: a variant */
-    int algos[5];       /* by xwg_barrier_algo: measure it? */
+    int algos[4];       /* by xwg_barrier_algo: measure it? */
     int barriers_only;  /* full occupancy; no relaunch or discovery */
     unsigned placements; /* the floor and barriers at this many places in
                             memory, or 0 */

@@ -1,13 +1,14 @@
 /*
  * placed.c - how much of a barrier's latency is where its words happen to
- * sit in memory? With --placements N, the library's own counter, tree and
- * striped barriers run with their words (counters, cluster words, failed flag)
+ * sit in memory? With --placements N, the library's own counter and tree
+ * barriers run with their words (counters, cluster words, failed flag)
  * moved to N places in a buffer of the bench's, 64 KiB + 128 B apart as
  * the floor's are, zeroed before every launch: rows
  * barrier/<algo>@min/median/max-of-N at full occupancy. (On the H200 the
- * spread was 4% at most: placement is no lever.) The prototypes that this
- * file held in commit 5bfaae4 (--stripes: the striped barrier, and the
- * flat wake without its reset on the arrival path) now ship.
+ * spread was 4% at most: placement is no lever.) This file held two
+ * prototypes in commit 5bfaae4 (--stripes: a striped counter, and the
+ * flat wake without its reset on the arrival path); in the library's
+ * barrier (commit d10551a) neither kept its gain: results/README.md.
  */
 #include "bench.h"
 #include "xwg_state_layout.h" /* where the failed flag sits */
@@ -118,9 +119,9 @@ void measure_placed(bench *b, size_t local, cl_uint groups)
     cl_mem words = clCreateBuffer(b->cl, CL_MEM_READ_WRITE,
                                   PLACED_BYTES(b->placements), NULL, &err);
     cl_kernel placed = clCreateKernel(b->prog, "barriers_placed", &err);
-    static const xwg_barrier_algo swept[] = {
-        XWG_BARRIER_COUNTER, XWG_BARRIER_TREE, XWG_BARRIER_STRIPED};
-    for (int a = 0; a < 3; a++)
+    static const xwg_barrier_algo swept[] = {XWG_BARRIER_COUNTER,
+                                             XWG_BARRIER_TREE};
+    for (int a = 0; a < 2; a++)
         placed_sweep(b, placed, words, local, groups, swept[a]);
     clReleaseKernel(placed);
     clReleaseMemObject(words);

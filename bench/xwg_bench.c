@@ -23,7 +23,7 @@
  *                   launched directly.
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
- *          [--algos xf,counter,tree,striped,default]  (default: what a launch
+ *          [--algos xf,counter,tree,default]  (default: what a launch
  *                               without a barrier option runs)
  *          [--build-options S --tag T]  (a variant: S is added to the
  *                               program's build options, e.g.
@@ -194,9 +194,8 @@ static void measure_size(bench *b, size_t local)
         fprintf(stderr, "xwg-bench: local %zu, %s occupancy (%u groups)\n",
                 local, occ_name[o], groups);
         static const int order[] = {XWG_BARRIER_XF, XWG_BARRIER_COUNTER,
-                                    XWG_BARRIER_TREE, XWG_BARRIER_STRIPED,
-                                    XWG_BARRIER_DEFAULT};
-        for (int j = 0; j < 5; j++) {
+                                    XWG_BARRIER_TREE, XWG_BARRIER_DEFAULT};
+        for (int j = 0; j < 4; j++) {
             int a = order[j];
             if (!b->algos[a])
                 continue;
@@ -257,16 +256,16 @@ static void dump_binary(cl_program prog, const char *path)
 /* "counter,tree" -> algos[COUNTER] = algos[TREE] = 1 (by
  * xwg_barrier_algo; "default" is XWG_BARRIER_DEFAULT, 0). 0 for an empty,
  * too long or unknown list. */
-static int parse_algos(const char *list, int algos[5])
+static int parse_algos(const char *list, int algos[4])
 {
     char copy[64];
     if (!*list || strlen(list) >= sizeof copy)
         return 0;
     snprintf(copy, sizeof copy, "%s", list);
-    memset(algos, 0, 5 * sizeof *algos);
+    memset(algos, 0, 4 * sizeof *algos);
     for (char *t = strtok(copy, ","); t; t = strtok(NULL, ",")) {
         int found = 0;
-        for (int a = XWG_BARRIER_DEFAULT; a <= XWG_BARRIER_STRIPED; a++)
+        for (int a = XWG_BARRIER_DEFAULT; a <= XWG_BARRIER_TREE; a++)
             if (!strcmp(t, xwg_barrier_algo_name((xwg_barrier_algo)a)))
                 algos[a] = found = 1;
         if (!found)
@@ -285,7 +284,7 @@ int main(int argc, char **argv)
     b.e2 = 10256;
     b.label = "";
     b.tag = "";
-    parse_algos("xf,counter,tree,striped,default", b.algos);
+    parse_algos("xf,counter,tree,default", b.algos);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
@@ -310,7 +309,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--algos")) {
             if (!parse_algos(v, b.algos)) {
                 fprintf(stderr, "xwg-bench: --algos takes a list of xf, "
-                                "counter, tree, striped, default\n");
+                                "counter, tree, default\n");
                 return 2;
             }
         } else {

@@ -203,7 +203,7 @@ typedef enum xwg_discovery_protocol {
 /* Which global barrier xwg_barrier() runs. */
 typedef enum xwg_barrier_algo {
     /* By the launch's size: the tree above 4 groups per compute unit,
-     * the striped barrier below (the fastest there on the H200). */
+     * the counter below (the faster of the two there on the H200). */
     XWG_BARRIER_DEFAULT = 0,
     XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
@@ -211,15 +211,11 @@ typedef enum xwg_barrier_algo {
      * arrives at the counter barrier for the whole grid. Up to 2048 groups
      * every group then polls the grid counter; above, the last arrival
      * wakes its cluster, so that one word no longer takes every poll. */
-    XWG_BARRIER_TREE = 3,
-    /* Four counters, each taking the arrivals of every fourth group; four
-     * work-items of every group wait for one counter each. Shorter queues
-     * of additions than one counter's, and four times the polls. */
-    XWG_BARRIER_STRIPED = 4
+    XWG_BARRIER_TREE = 3
 } xwg_barrier_algo;
 
-/* "default", "xf", "counter", "tree" or "striped" (the words XWG_BARRIER
- * takes); "?" for any other value. Never NULL; the string is static. */
+/* "default", "xf", "counter" or "tree" (the words XWG_BARRIER takes); "?"
+ * for any other value. Never NULL; the string is static. */
 XWG_EXPORT const char *xwg_barrier_algo_name(xwg_barrier_algo algo);
 
 /* The barrier self-test that xwg_context_create() runs on the device. */
@@ -254,9 +250,8 @@ typedef struct xwg_options {
      * see xwg_device_info.discovery_window_us. */
     cl_uint discovery_window_us;
     /* The barrier of launches on this context (env
-     * XWG_BARRIER=xf|counter|tree|striped|default overrides); a launch
-     * option can still pick another. DEFAULT: each launch chooses by its
-     * size. */
+     * XWG_BARRIER=xf|counter|tree|default overrides); a launch option can
+     * still pick another. DEFAULT: each launch chooses by its size. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;

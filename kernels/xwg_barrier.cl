@@ -11,16 +11,15 @@
  *               accesses before work-item 0's arrival;
  *   B2 arrive:  work-item 0 publishes the arrival with a release at device
  *               scope;
- *   B3 collect: the waiters acquire every arrival (directly, or through
- *               the master), at device scope;
+ *   B3 collect: the waiter acquires every arrival (directly, or through the
+ *               master), at device scope;
  *   B4 depart:  (XF, tree) the master releases the slaves, or the last of
  *               a tree cluster wakes its members (cluster wake only: with
  *               the flat wake they acquire the grid counter's flip, B3),
  *               at device scope, and each acquires that release;
  *   B5 exit:    a work-group barrier hands what the group's waiters (work-
- *               item 0; one work-item per counter of the striped barrier;
- *               every work-item of the XF master) acquired to every
- *               work-item of the group.
+ *               item 0; every work-item of the XF master) acquired to
+ *               every work-item of the group.
  * The proof (docs/spec.md) covers the cl20 path (C11 acquire/release at
  * device scope) and the ptx path (the same orders in PTX). The cl12 path
  * builds the same steps from fences and 1.x atomics and rests on tests:
@@ -98,8 +97,7 @@ inline void xwg_fence_system(void)
 /* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER, never shipped):
  * 1 a no-op barrier, 2 no work-group barriers, 3 and 4 weakened orders
  * (below), 5 the tree's flat wake without its reset of the cluster's
- * count, 6 every grid arrival taken for the last, 7 the striped barrier's
- * counts taken as complete one arrival early. The stress tests must
+ * count, 6 every grid arrival taken for the last. The stress tests must
  * fail on each (tests/CMakeLists.txt; 3 and 4 only on hardware that
  * reorders). */
 
@@ -229,8 +227,7 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
  * barrier-free parts of the chosen algorithm around them:
  *
  *     B1 entry barrier
- *     wait:    counter, tree: arrive and wait | striped: arrive, and
- *              several work-items wait | xf: slaves arrive and wait
+ *     wait:    counter, tree: arrive and wait | xf: slaves arrive and wait
  *              for the master, the master's work-items collect the slaves
  *     record a failed wait for xwg_failed()
  *     B5 exit barrier
@@ -251,21 +248,15 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
  * the top bit flips exactly when all n have arrived (whatever their order:
  * every sum short of all n stays below the top bit), and the low bits are
  * back where they started: no reset between episodes. The host zeroes the
- * counter before every launch, so before episode e (counted from 1) the
- * top bit is the parity of e - 1. */
+ * counter before every launch, so before a group's episode e (counted
+ * from 0 in local memory) the top bit is e's parity. */
 
-/* This barrier's episode in the launch: 1, 2, ... Any work-item may ask
- * between B1 and B5: work-item 0 counts an episode only after B5
- * (xwg_barrier_of), and the next B1 orders that before every read. */
-inline uint xwg__episode(xwg_self self)
+/* Begins this group's next episode (counts it) and returns the grid
+ * counter's top bit as it stands before that episode. Work-item 0 only. */
+inline uint xwg__begin_episode(xwg_self self)
 {
-    return self.shared[XWG__SH_EPISODES] + 1u;
-}
-
-/* The grid counter's top bit before episode `episode`. */
-inline uint xwg__sense_before(uint episode)
-{
-    return (episode & 1u) ? 0u : XWG__SENSE;
+    uint e = self.shared[XWG__SH_EPISODES]++;
+    return (e & 1u) ? XWG__SENSE : 0u;
 }
 
 /* XWG_TUNE_ARRIVE_RETURN: how an arrival at the grid counter is made.
@@ -313,7 +304,7 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
     if (get_local_id(0) != 0)
         return 0u;
-    const uint before = xwg__sense_before(xwg__episode(self));
+    const uint before = xwg__begin_episode(self);
     uint add = self.group_id == 0u ? XWG__SENSE - (self.num_groups - 1u)
                                    : 1u;
     /* B2 arrive: the release publishes the group's accesses (ordered
@@ -335,23 +326,20 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
  * arrival per cluster. How the others learn of the flip depends on the
  * number of groups (uniform, so every group takes the same way):
  *   flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups): every group polls the
- *     grid counter. A cluster counts its arrivals on two words, by the
- *     episode's parity, and the last of the cluster zeroes this episode's
- *     word after its grid arrival, two episodes before the cluster uses it
- *     again;
+ *     grid counter, and the last of each cluster zeroes the cluster's
+ *     count before it arrives there;
  *   cluster wake (above): the last of each cluster waits for the flip and
  *     wakes its cluster by flipping the top bit of the cluster's word, so
  *     the grid counter sees one poller per cluster, and each cluster's
  *     line its own members only. That costs one more hand-off, and pays
  *     where thousands of pollers would queue at one L2 slice.
- * On the H200 (results/README.md) flat wake wins at 1056 groups (1.7 us
+ * On the H200 (results/README.md) flat wake wins at 1056 groups (1.8 us
  * against 2.4) and loses at 4224 (5.5 us against 2.7).
  *
- * A cluster's word 0 is: top bit, flipped once per episode by a cluster
- * wake | arrivals in this episode; word 1 (flat wake only) holds a count.
- * Either wake brings every count back to 0, so a clean state after a
- * launch is zeros below the top bits, whichever wake the next launch
- * takes. Work-item 0 only. */
+ * The cluster word is: top bit, flipped once per episode by a cluster
+ * wake | arrivals in this episode. Either wake brings the count back to 0,
+ * so a clean state after a launch is zeros below the top bits, whichever
+ * wake the next launch takes. Work-item 0 only. */
 #ifndef XWG_TUNE_TREE_FLAT_MAX
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
@@ -367,12 +355,9 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     const uint members = min(XWG__TREE_FANIN,
                              self.num_groups - cluster * XWG__TREE_FANIN);
     const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
-    const uint episode = xwg__episode(self);
-    const uint before = xwg__sense_before(episode);
-    /* The flat wake alternates between the line's words 0 and 1. */
     volatile XWG__GLOBAL_WORD *sub =
-        &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS +
-                    (flat ? (episode & 1u) : 0u)];
+        &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
+    const uint before = xwg__begin_episode(self);
     /* B2 arrive (cluster): release this group's accesses. acq_rel: the
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
@@ -388,25 +373,16 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
                     : xwg__await_change(sub, old, XWG__SENSE, self.state,
                                         bound);
     }
-    /* The last of the cluster. B2: arrive at the grid counter for the
-     * whole cluster, releasing what it acquired from the cluster. */
-    uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-    const uint last = xwg__grid_arrive(top, add, before);
-    /* Flat: zero this episode's count, which the cluster uses next in
-     * episode + 2. Relaxed: it follows every arrival of this episode at
-     * the word (ours was the last of them, and precedes it), and precedes
-     * those of episode + 2, which come after the flip of episode + 1, and
-     * so after this group's release of its arrival at the other word in
-     * episode + 1 (program order after this store), which the last of
-     * the cluster then acquires before it arrives at the grid counter.
-     * Here, not before the grid arrival: a release waits for earlier
-     * stores to complete (on the H200, MEMBAR.GPU), which put a store's
-     * round trip on the critical path (1.83 us at 1056 groups, 1.65
-     * without it); by the next release it has long completed. */
+    /* The last of the cluster. Flat: zero the count now (relaxed: the
+     * release of the arrival below orders it first, and no member arrives
+     * again before it acquires the flip that this arrival is part of). */
     if (flat)
         XWG__FLAT_RESET(sub);
-    /* B3: unless the grid arrival was the last, wait for the flip and
-     * acquire it. */
+    /* B2: arrive at the grid counter for the whole cluster, releasing
+     * what it acquired from the cluster; B3: unless that arrival was the
+     * last, wait for the flip and acquire it. */
+    uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
+    const uint last = xwg__grid_arrive(top, add, before);
     if (!last && xwg__await_change(top, before, XWG__SENSE, self.state, bound))
         return 1u; /* a failed barrier wakes nobody */
     /* B4 (cluster wake): the flip of the cluster word's top bit, and its
@@ -414,96 +390,6 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
      * everything acquired from the grid. */
     if (!flat)
         XWG__WAKE_ADD(sub, XWG__SENSE - members);
-    return 0u;
-}
-
-/* ---- Striped barrier: a few counters, every group polls all ---------------
- * One counter is slow where hundreds of groups add to it: the additions
- * are served one at a time at one L2 slice, on the critical path. Here
- * there are XWG_TUNE_STRIPES counters, each on its own line in the header.
- * Group g adds 1 to counter g % S (of S = min(XWG_TUNE_STRIPES, n)), and
- * work-items 0 .. S-1 of every group each wait for one counter to hold
- * this episode's count, so that the S waits overlap; the exit barrier (B5)
- * joins them. No top bit flips: a counter only grows (the host zeroes it
- * before every launch), and after episode e counter s holds e times its
- * number of groups. A slow waiter cannot miss that value: the counter
- * moves past it by at most one more episode's arrivals (its groups cannot
- * pass episode e + 1 without this group), and any value at or past it
- * will do. Each group polls S lines, so with more groups the polls cost
- * more than the shorter queues save: on the H200, 0.96 us against 1.07
- * for the counter at 264 groups, 2.5 against 2.2 at 1056
- * (results/README.md). */
-#ifndef XWG_TUNE_STRIPES
-#define XWG_TUNE_STRIPES 4u
-#endif
-/* At least 2: one is the counter barrier without its top bit (and PoCL
- * 5.0's kernel compiler aborts on the loop below folded for one). */
-#if (XWG_TUNE_STRIPES) < 2u || (XWG_TUNE_STRIPES) > XWG__STRIPES_MAX
-#error "xwg: XWG_TUNE_STRIPES must be 2 to XWG__STRIPES_MAX (8)"
-#endif
-
-/* Counter s's count after episode `episode`: one arrival per episode from
- * each of its groups (those with g % stripes == s). Known-bad 7 takes the
- * count as complete one arrival early. */
-inline uint xwg__stripe_target(uint episode, uint s, uint stripes, uint n)
-{
-    uint target = episode * ((n - s + stripes - 1u) / stripes);
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 7
-    target -= 1u; /* TEST ONLY: one arrival early */
-#endif
-    return target;
-}
-
-/* Waits until *p has reached `target` and acquires the write that took
- * it there. Returns 0, or 1 when the watchdog ended the wait. The distance
- * is signed: counts wrap at 2^32, and a counter is never more than one
- * episode's arrivals away from its target. */
-inline uint xwg__await_count(volatile XWG__GLOBAL_WORD *p, uint target,
-                             volatile XWG__GLOBAL_WORD *state, uint bound)
-{
-    uint polls = 0u;
-    while ((int)(xwg__poll(p) - target) < 0) {
-        if (xwg__wait_expired(state, &polls, bound))
-            return 1u;
-    }
-    xwg__collected(p);
-    return 0u;
-}
-
-/* Every work-item calls it; those past the counters return at once. */
-inline uint xwg__striped_arrive_and_wait(xwg_self self, uint bound)
-{
-    const uint n = self.num_groups, l = (uint)get_local_id(0);
-    const uint stripes = min((uint)(XWG_TUNE_STRIPES), n);
-    if (l >= stripes)
-        return 0u;
-    volatile XWG__GLOBAL_WORD *counters = &self.state[XWG__W_STRIPES];
-    const uint episode = xwg__episode(self);
-    const uint own = self.group_id % stripes;
-    uint own_done = 0u;
-    if (l == 0u) {
-        /* B2 arrive: release this group's accesses (ordered before this
-         * by B1). acq_rel: the arrival that completes its counter's count
-         * has synchronised with every earlier arrival there (each heads a
-         * release sequence of read-modify-writes that runs through this
-         * one), so B3 is done for that counter. */
-        uint old = XWG__COMBINE_ADD(&counters[own * XWG__LINE_WORDS], 1u);
-        own_done = old + 1u == xwg__stripe_target(episode, own, stripes, n);
-    }
-    /* B3 collect: work-item i waits for counters own + i, own + i + size,
-     * ... (mod stripes), so work-item 0 starts with its own group's. The
-     * acquire that reads the count synchronises with every arrival of the
-     * episode at that counter (all heads of release sequences that run
-     * through the write it reads). */
-    for (uint i = l; i < stripes; i += (uint)get_local_size(0)) {
-        if (i == 0u && own_done)
-            continue;
-        const uint s = (own + i) % stripes;
-        if (xwg__await_count(&counters[s * XWG__LINE_WORDS],
-                             xwg__stripe_target(episode, s, stripes, n),
-                             self.state, bound))
-            return 1u;
-    }
     return 0u;
 }
 
@@ -566,6 +452,21 @@ inline void xwg__xf_release(xwg_self self)
 
 /* ---- xwg_barrier() ------------------------------------------------------ */
 
+/* A program built for one barrier algorithm (xwg_program_build defines
+ * XWG__BARRIER_ONLY when the context fixes the barrier) compiles that one
+ * alone; otherwise the launch's algorithm is chosen at run time. The code
+ * of the others costs even where it never runs: on the H200 the counter
+ * barrier takes 1.02 us per barrier at 264 groups alone, 1.07 beside the
+ * tree and XF (results/README.md, `+only`). */
+#if defined(XWG__BARRIER_ONLY)
+#if XWG__BARRIER_ONLY < 1 || XWG__BARRIER_ONLY > 3
+#error "xwg: XWG__BARRIER_ONLY must be an xwg_barrier_algo from 1 to 3"
+#endif
+#define XWG__RUNS(algo, which) ((which) == XWG__BARRIER_ONLY)
+#else
+#define XWG__RUNS(algo, which) ((algo) == (which))
+#endif
+
 inline void xwg_barrier_of(xwg_self self)
 {
     /* Written by the host before the launch, read once by XWG_DISCOVER():
@@ -586,12 +487,10 @@ inline void xwg_barrier_of(xwg_self self)
     /* B1 entry: every work-item's accesses before work-item 0 arrives. */
     XWG__WG_BARRIER();
     uint failed;
-    if (algo == XWG__BARRIER_XF)
+    if (XWG__RUNS(algo, XWG__BARRIER_XF))
         failed = xwg__xf_arrive_or_collect(self, bound);
-    else if (algo == XWG__BARRIER_TREE)
+    else if (XWG__RUNS(algo, XWG__BARRIER_TREE))
         failed = xwg__tree_arrive_and_wait(self, bound);
-    else if (algo == XWG__BARRIER_STRIPED)
-        failed = xwg__striped_arrive_and_wait(self, bound);
     else
         failed = xwg__counter_arrive_and_wait(self, bound);
     /* xwg_failed() is sticky. Several XF master work-items may fail at
@@ -601,10 +500,7 @@ inline void xwg_barrier_of(xwg_self self)
     /* B5 exit: what the waiters acquired, to every work-item. */
     XWG__WG_BARRIER();
 #undef XWG__WG_BARRIER
-    /* The episode has ended for this group (xwg__episode). */
-    if (get_local_id(0) == 0)
-        self.shared[XWG__SH_EPISODES]++;
-    if (algo == XWG__BARRIER_XF)
+    if (XWG__RUNS(algo, XWG__BARRIER_XF))
         xwg__xf_release(self);
 }
 

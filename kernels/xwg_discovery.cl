@@ -25,7 +25,7 @@
                                it, so a group's work-items agree */
 #define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
 #define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
-#define XWG__SH_EPISODES 5u /* barrier episodes ended; work-item 0 counts */
+#define XWG__SH_EPISODES 5u /* barrier episodes begun; work-item 0 only */
 #define XWG__SH_WORDS 6u
 
 /* What a participant knows about itself; private to each work-item. */

@@ -6,12 +6,11 @@
  * The buffer is an array of 32-bit words. The host writes the header words
  * before every launch, and zeroes the rest (the flags) unless the buffer's
  * last launch completed every barrier: that leaves every XF flag at 0 and
- * both words of every tree cluster with a count of 0 (the top bit of word
- * 0, the cluster wake's sense, may be either), and both barriers work from
- * there (the XF master waits for a flag to equal 1; a tree member of the
- * cluster wake compares top bits with what its own arrival read, and the
- * flat wake looks at the count only, and leaves it 0 with the top bit
- * clear). Each word that groups
+ * every tree cluster word with a count of 0 (its top bit, the sense, may be
+ * either), and both barriers work from there (the XF master waits for a
+ * flag to equal 1; a tree member of the cluster wake compares top bits
+ * with what its own arrival read, and the flat wake looks at the count
+ * only, and leaves it 0 with the top bit clear). Each word that groups
  * contend on sits on its own 128-byte line, so that spinning on one does
  * not slow the writers of another.
  */
@@ -33,19 +32,11 @@
                                     per episode. In the header, so 0 at the
                                     start of every launch: the barriers
                                     count on that */
-#define XWG__W_STRIPES 256u      /* striped barrier: counter s at
-                                    STRIPES + s*LINE. In the header, so 0 at
-                                    the start of every launch: these
-                                    counters only grow, and the barrier
-                                    counts on that */
-#define XWG__STRIPES_MAX 8u      /* lines reserved for them */
-#define XWG__W_FLAGS 512u        /* XF barrier: group g's flag at FLAGS + g*LINE;
-                                    tree barrier: cluster c's two words
-                                    there (words 0 and 1 of its line) */
+#define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;
+                                    tree barrier: cluster c's counter there */
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
-#define XWG__STATE_WORDS 512u    /* the header: words before the flags,
-                                    written before every launch (discovery
-                                    needs no more) */
+#define XWG__STATE_WORDS 256u    /* words before the flags (discovery needs
+                                    no more) */
 /* Words of a state buffer for `groups` groups. */
 #define XWG__STATE_WORDS_FOR(groups) (XWG__STATE_WORDS + (groups)*XWG__LINE_WORDS)
 
@@ -53,7 +44,6 @@
                                    by Sorensen et al. */
 #define XWG__BARRIER_COUNTER 2u /* one counter, no reset (grid.sync shape) */
 #define XWG__BARRIER_TREE 3u    /* counters per cluster of groups, then one */
-#define XWG__BARRIER_STRIPED 4u /* a few counters; every group polls all */
 #ifndef XWG__TREE_FANIN          /* (tests set 1: clusters of one group) */
 #define XWG__TREE_FANIN 64u     /* groups per cluster of the tree barrier */
 #endif

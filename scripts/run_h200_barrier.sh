@@ -8,10 +8,7 @@
 # the cl12 path forced past its failed self-test. The library picks the ptx
 # path there; the cl20 path gets the same 10^6 episodes per size.
 # Writes $OUT/barrier-stress-h200.csv (columns: see the header line) and a log.
-# The whole takes about 9 minutes: XWG_H200_PART=1 runs the ptx path's
-# sizes only, XWG_H200_PART=2 the rest, each within one device call.
 set -uo pipefail
-part=${XWG_H200_PART:-all}
 out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
@@ -20,30 +17,25 @@ csv="$out/barrier-stress-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
 status=0
 for local in 64 256 1024; do
-  [ "$part" = 2 ] && break
   echo "== ${local} work-items per group" >&2
   timeout 280 $driver --platform-name NVIDIA --local-size $local \
       --episodes 100000 --launches 10 --csv "$csv" --label nvidia || status=1
 done
 for broken in 3 4; do
-  [ "$part" = 1 ] && break
   echo "== known-bad barrier $broken at 256" >&2
   timeout 120 $driver --platform-name NVIDIA --local-size 256 --episodes 20000 \
       --launches 2 --only stress --broken $broken --csv "$csv" \
       --label "nvidia-known-bad-$broken"
 done
 for local in 64 256 1024; do
-  [ "$part" = 1 ] && break
   echo "== the cl20 path (C11 atomics as NVIDIA compiles them), $local" >&2
   XWG_ATOMICS=cl20 timeout 400 $driver --platform-name NVIDIA --local-size $local \
       --episodes 100000 --launches 10 --only stress --csv "$csv" \
       --label nvidia-cl20 || status=1
 done
-[ "$part" = 1 ] || {
 echo "== the cl12 path, forced past its failed self-test" >&2
 XWG_ATOMICS=cl12 XWG_SELF_TEST=report timeout 200 $driver --platform-name NVIDIA \
     --local-size 256 --episodes 20000 --launches 2 --only stress --csv "$csv" \
     --label nvidia-cl12-forced
-}
 cat "$csv" >&2
 exit $status

@@ -11,12 +11,12 @@
 #   ships), the tree's fan-in (8, 16, 32, 128; 64 ships), the failed flag
 #   read every 4096 polls (64 ships), the arrival as a `red` (one that
 #   returns the old value ships), and the tree's wake always by cluster or
-#   always flat (flat up to 2048 groups ships), the striped barrier's
-#   counters (2, 8; 4 ships);
+#   always flat (flat up to 2048 groups ships), each algorithm compiled
+#   alone (a context that fixes the barrier: +only);
 #   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
 #   both pingpongs also with their flags at 16 places in memory (whether
 #   CUDA's faster floor is where its flags happen to sit), and xwg's
-#   counter, tree and striped barriers with their words at those places;
+#   counter and tree barriers with their words at those places;
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
 # results/make_report.py turns it into the performance section and plots.
 # To record a new run: replace the rows labelled xwg-nvidia, cuda and
@@ -41,23 +41,23 @@ variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
       --build-options "$options" >&2
 }
 # The C11 atomics as NVIDIA's OpenCL compiler builds them.
-variant cl20 xf,counter,tree,striped "" XWG_ATOMICS=cl20
-variant collect0 xf,counter,tree,striped -DXWG_TUNE_COLLECT=0
-variant collect2 xf,counter,tree,striped -DXWG_TUNE_COLLECT=2
+variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
+variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
+variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
 for f in 8 16 32 128; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
 # The failed flag read every 4096 polls. (The `generic` rows of
 # barrier-h200.csv, label xwg-nvidia-5bfff81, PTX instructions without
 # `.global`, came from that commit's XWG_TUNE_PTX_GENERIC, removed since:
 # it changed nothing.)
-variant flag4096 counter,tree,striped -DXWG_TUNE_FLAG_EVERY=4096u
+variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
 # The arrival at the grid counter as a `red` (the first version), and the
 # tree's wake always by cluster or always flat (the shipped tree takes flat
 # up to 2048 groups).
 variant red counter,tree -DXWG_TUNE_ARRIVE_RETURN=0
 variant cluster tree -DXWG_TUNE_TREE_FLAT_MAX=0u
 variant flat tree -DXWG_TUNE_TREE_FLAT_MAX=1000000u
-# The striped barrier with 2 and 8 counters (4 ship).
-for s in 2 8; do variant stripes$s striped -DXWG_TUNE_STRIPES=${s}u; done
+# Each algorithm compiled alone: the context fixes the barrier.
+for a in xf counter tree; do variant only $a "" XWG_BARRIER=$a; done
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"

@@ -9,7 +9,9 @@
  *   known_bad  (only when asked) a kernel with a race inside a group and
  *            an uninitialised read, for the Oclgrind report classifier.
  * It prints one CSV row per run and "N passed, M failed", and exits
- * non-zero on any failure.
+ * non-zero on any failure. Where the context fixes the barrier
+ * (XWG_BARRIER=xf|counter|tree), its programs compile that one alone, and
+ * the driver runs that one only.
  *
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
@@ -292,8 +294,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s: %s, self-test %s\n", d.info.device_name,
             xwg_atomics_path_name(d.info.atomics_path),
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
-    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_STRIPED; a++) {
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
         xwg_barrier_algo algo = (xwg_barrier_algo)a;
+        if (d.info.barrier != XWG_BARRIER_DEFAULT && algo != d.info.barrier)
+            continue;
         if (wants(&d, "stress"))
             run_stress(&d, algo);
         if (wants(&d, "jacobi")) {

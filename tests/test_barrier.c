@@ -36,21 +36,16 @@ static char broken_options[128];
  * tree_cluster_wake sets that maximum to 0, so that it wakes by cluster. */
 static unsigned tree_fanin = 64;
 static int tree_cluster_wake = 0;
-/* The striped barrier's counters (4 ship; two groups use 2, one group
- * each: counters of several groups are left to the Spin model and the
- * H200's stress runs), and the stress test's group size (0: the largest).
- * With groups of one work-item, that work-item waits for every counter in
- * turn. */
-static const unsigned stripes = 4;
-static size_t stress_local = 0;
+/* The options of the stress test's context: NULL for the defaults, or a
+ * context that fixes the barrier, whose programs compile it alone. */
+static const xwg_options *stress_options = NULL;
 
 static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG__TREE_FANIN=%uu -DXWG_TUNE_STRIPES=%uu "
-             "-DXWG_TEST_BROKEN_BARRIER=%d%s",
-             tree_fanin, stripes, broken,
+             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
+             tree_fanin, broken,
              tree_cluster_wake ? " -DXWG_TUNE_TREE_FLAT_MAX=0u" : "");
     return broken_options;
 }
@@ -89,8 +84,8 @@ static cl_uint read_word(test_env *env, cl_mem m)
 static void stress(xwg_barrier_algo algo)
 {
     test_env env;
-    test_env_open(&env, NULL);
-    size_t local = stress_local ? stress_local : big_local(&env);
+    test_env_open(&env, stress_options);
+    size_t local = big_local(&env);
     cl_kernel k = test_build_kernel(&env, stress_source, "stress",
                                     build_options());
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
@@ -125,6 +120,7 @@ static void stress(xwg_barrier_algo algo)
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
         ck_assert_msg(err == XWG_SUCCESS, "launch: %s", xwg_status_name(err));
+        ck_assert_int_eq(info.barrier, algo);
         total_bad += read_word(&env, errors);
         total_episodes += episodes;
         groups = info.groups;
@@ -134,10 +130,10 @@ static void stress(xwg_barrier_algo algo)
     if (algo == XWG_BARRIER_TREE)
         snprintf(tree, sizeof tree, " (fan-in %u, %s wake)", tree_fanin,
                  tree_wake());
-    if (algo == XWG_BARRIER_STRIPED)
-        snprintf(tree, sizeof tree, " (up to %u counters)", stripes);
-    printf("stress %s%s: %u episodes, %u groups of %zu: %u wrong values\n",
-           algo_name(algo), tree, total_episodes, groups,
+    printf("stress %s%s%s: %u episodes, %u groups of %zu: %u wrong values\n",
+           algo_name(algo), tree,
+           stress_options ? " (built for it alone)" : "", total_episodes,
+           groups,
            local, total_bad);
     ck_assert_msg(groups >= 2, "only %u group: nothing was tested", groups);
     ck_assert_msg(total_bad == 0, "%u wrong values in %u episodes", total_bad,
@@ -154,6 +150,21 @@ END_TEST
 START_TEST(stress_xf) { stress(XWG_BARRIER_XF); }
 END_TEST
 
+/* Every algorithm again, in programs built on a context that fixes it:
+ * the barrier compiled alone (XWG__BARRIER_ONLY). */
+START_TEST(stress_specialised)
+{
+    xwg_options opts;
+    xwg_options_init(&opts);
+    stress_options = &opts;
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
+        opts.barrier = (xwg_barrier_algo)a;
+        stress((xwg_barrier_algo)a);
+    }
+    stress_options = NULL;
+}
+END_TEST
+
 START_TEST(stress_tree)
 {
     stress(XWG_BARRIER_TREE);
@@ -162,15 +173,6 @@ START_TEST(stress_tree)
     tree_cluster_wake = 0;
     tree_fanin = 1;
     stress(XWG_BARRIER_TREE);
-}
-END_TEST
-
-START_TEST(stress_striped)
-{
-    stress(XWG_BARRIER_STRIPED);
-    stress_local = 1; /* one work-item waits for both counters */
-    stress(XWG_BARRIER_STRIPED);
-    stress_local = 0;
 }
 END_TEST
 
@@ -249,13 +251,6 @@ START_TEST(jacobi_tree)
 }
 END_TEST
 
-START_TEST(jacobi_striped)
-{
-    jacobi(XWG_BARRIER_STRIPED, 0);
-    jacobi(XWG_BARRIER_STRIPED, 1);
-}
-END_TEST
-
 /* ---- the watchdog --------------------------------------------------- */
 
 /* Runs a misuse kernel; it must end in XWG_ERROR_BARRIER_TIMEOUT, with
@@ -275,7 +270,7 @@ static void misuse(const char *kernel_name, cl_uint groups, int skip)
     opts.groups = groups;
     opts.skip_discovery = skip;
     opts.watchdog_ms = 200;
-    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_STRIPED; algo++) {
+    for (int algo = XWG_BARRIER_XF; algo <= XWG_BARRIER_TREE; algo++) {
         opts.barrier = (xwg_barrier_algo)algo;
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &info);
@@ -328,10 +323,11 @@ END_TEST
 
 /* ---- the default barrier -------------------------------------------------- */
 
-/* Which barrier a launch ran, with discovery skipped and `groups` groups
- * of a kernel that never waits (so any number of groups completes). */
-static xwg_barrier_algo barrier_ran(test_env *env, cl_uint groups,
-                                    xwg_barrier_algo asked)
+/* One launch, discovery skipped, of `groups` groups of a kernel that
+ * never waits (so any number of groups completes), asking for barrier
+ * `asked`: its status, and in *ran the barrier it ran. */
+static int launch_discover_only(test_env *env, cl_uint groups,
+                                xwg_barrier_algo asked, xwg_barrier_algo *ran)
 {
     static const char source[] = "__kernel void discover_only(XWG_STATE)\n"
                                  "{\n"
@@ -343,11 +339,29 @@ static xwg_barrier_algo barrier_ran(test_env *env, cl_uint groups,
     opts.groups = groups;
     opts.barrier = asked;
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-    ck_assert_int_eq(xwg_launch_ex(env->xc, env->queue, k, 16, &opts, &info),
-                     XWG_SUCCESS);
-    ck_assert_uint_eq(info.groups, groups);
+    int err = xwg_launch_ex(env->xc, env->queue, k, 16, &opts, &info);
+    if (err == XWG_SUCCESS)
+        ck_assert_uint_eq(info.groups, groups);
     clReleaseKernel(k);
-    return info.barrier;
+    *ran = info.barrier;
+    return err;
+}
+
+/* Which barrier a successful launch ran (see launch_discover_only). */
+static xwg_barrier_algo barrier_ran(test_env *env, cl_uint groups,
+                                    xwg_barrier_algo asked)
+{
+    xwg_barrier_algo ran;
+    ck_assert_int_eq(launch_discover_only(env, groups, asked, &ran),
+                     XWG_SUCCESS);
+    return ran;
+}
+
+/* The status of a launch of one group asking for barrier `asked`. */
+static int launch_status(test_env *env, xwg_barrier_algo asked)
+{
+    xwg_barrier_algo ran;
+    return launch_discover_only(env, 1, asked, &ran);
 }
 
 /* ---- one state buffer, both tree wakes -------------------------------- */
@@ -429,25 +443,30 @@ START_TEST(default_barrier_follows_the_launch_size)
     xwg_context_query(env.xc, &dev);
     ck_assert_int_eq(dev.barrier, XWG_BARRIER_DEFAULT);
     const cl_uint cus = dev.compute_units;
-    /* Up to 4 groups per compute unit the striped barrier, above it the
-     * tree; a launch's own choice wins. */
+    /* Up to 4 groups per compute unit the counter, above it the tree;
+     * a launch's own choice wins. */
     ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_DEFAULT),
-                     XWG_BARRIER_STRIPED);
+                     XWG_BARRIER_COUNTER);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus, XWG_BARRIER_DEFAULT),
-                     XWG_BARRIER_STRIPED);
+                     XWG_BARRIER_COUNTER);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_TREE);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_XF),
                      XWG_BARRIER_XF);
     test_env_close(&env);
 
-    /* A context's choice wins over the size... */
+    /* A context's choice wins over the size; its programs compile that
+     * barrier alone, so a launch that asks for another is refused... */
     xwg_options opts;
     xwg_options_init(&opts);
     opts.barrier = XWG_BARRIER_COUNTER;
     test_env_open(&env, &opts);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
+    ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_COUNTER),
+                     XWG_BARRIER_COUNTER);
+    ck_assert_int_eq(launch_status(&env, XWG_BARRIER_TREE),
+                     XWG_ERROR_INVALID_ARGUMENT);
     test_env_close(&env);
 
     /* ...and XWG_BARRIER=default wins over the context's choice. */
@@ -567,7 +586,7 @@ int main(void)
         tcase_add_test(tc, stress_counter);
         tcase_add_test(tc, stress_xf);
         tcase_add_test(tc, stress_tree);
-        tcase_add_test(tc, stress_striped);
+        tcase_add_test(tc, stress_specialised);
         suite_add_tcase(s, tc);
     }
     if (all || !strcmp(only, "jacobi")) {
@@ -576,7 +595,6 @@ int main(void)
         tcase_add_test(tc, jacobi_counter);
         tcase_add_test(tc, jacobi_xf);
         tcase_add_test(tc, jacobi_tree);
-        tcase_add_test(tc, jacobi_striped);
         suite_add_tcase(s, tc);
     }
     if (all) {

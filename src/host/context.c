@@ -52,8 +52,8 @@ void xwg_options_init(xwg_options *opts)
  * order of the values they stand for. */
 typedef struct env_choice {
     const char *name;
-    const char *words[6]; /* NULL-terminated */
-    const int values[6];
+    const char *words[5]; /* NULL-terminated */
+    const int values[5];
 } env_choice;
 
 /* Sets *value from the variable if it is set; an unknown word is an
@@ -85,9 +85,9 @@ static int apply_environment(xwg_options *opts)
         "XWG_DISCOVERY", {"ticket", "window", NULL},
         {XWG_DISCOVERY_TICKET_LOCK, XWG_DISCOVERY_STABLE_WINDOW}};
     static const env_choice barrier = {
-        "XWG_BARRIER", {"xf", "counter", "tree", "striped", "default", NULL},
+        "XWG_BARRIER", {"xf", "counter", "tree", "default", NULL},
         {XWG_BARRIER_XF, XWG_BARRIER_COUNTER, XWG_BARRIER_TREE,
-         XWG_BARRIER_STRIPED, XWG_BARRIER_DEFAULT}};
+         XWG_BARRIER_DEFAULT}};
     static const env_choice self_test = {
         "XWG_SELF_TEST", {"require", "report", "skip", NULL},
         {XWG_SELF_TEST_REQUIRE, XWG_SELF_TEST_REPORT, XWG_SELF_TEST_SKIP}};
@@ -121,7 +121,7 @@ static int check_options(const xwg_options *opts)
     /* Fields an older caller's struct does not reach keep their defaults
      * (see xwg_context_create). */
     if (opts->size >= offsetof(xwg_options, barrier) + sizeof opts->barrier &&
-        (unsigned)opts->barrier > XWG_BARRIER_STRIPED)
+        (unsigned)opts->barrier > XWG_BARRIER_TREE)
         return XWG_ERROR_INVALID_ARGUMENT;
     if (opts->size >= offsetof(xwg_options, self_test) + sizeof opts->self_test &&
         (unsigned)opts->self_test > XWG_SELF_TEST_SKIP)

@@ -33,24 +33,27 @@ struct xwg_pending {
 };
 
 /* Above this many groups per compute unit, the default barrier is the
- * tree: on the H200 the striped barrier's counters are then the bottleneck
- * (every group polls each of them, and each poll is a request to one L2
- * slice), and below it the tree's extra hops cost more (results/README.md,
- * barrier-h200.csv). */
+ * tree: on the H200 one counter's cache line is then the bottleneck (every
+ * arrival and every poll is a request to one L2 slice), and below it the
+ * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
-/* The barrier a launch runs: the caller's, else the context's, else the
- * faster of striped and tree for the groups expected to take part. */
-static xwg_barrier_algo barrier_for(const xwg_context *ctx,
-                                    xwg_barrier_algo asked, cl_uint groups)
+/* The barrier a launch runs: the one the kernel was built for alone, if
+ * so (then asking for another is an error: -1); else the caller's, else
+ * the context's, else the faster of counter and tree for the groups
+ * expected to take part. */
+static int barrier_for(const xwg_context *ctx, xwg_barrier_algo only,
+                       xwg_barrier_algo asked, cl_uint groups)
 {
+    if (only != XWG_BARRIER_DEFAULT)
+        return asked == XWG_BARRIER_DEFAULT || asked == only ? (int)only : -1;
     if (asked != XWG_BARRIER_DEFAULT)
         return asked;
     if (ctx->info.barrier != XWG_BARRIER_DEFAULT)
         return ctx->info.barrier;
     return groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
                ? XWG_BARRIER_TREE
-               : XWG_BARRIER_STRIPED;
+               : XWG_BARRIER_COUNTER;
 }
 
 /* The watchdog bound in polls of the calibrated loop. */
@@ -86,7 +89,7 @@ static int read_options(const xwg_launch_options *opts,
     size_t n = opts->size < sizeof *out ? opts->size : sizeof *out;
     memcpy(out, opts, n);
     out->size = sizeof *out;
-    if ((unsigned)out->barrier > XWG_BARRIER_STRIPED)
+    if ((unsigned)out->barrier > XWG_BARRIER_TREE)
         return XWG_ERROR_INVALID_ARGUMENT;
     return XWG_SUCCESS;
 }
@@ -150,8 +153,11 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     int err = read_options(opts, &o);
     cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
     cl_ulong local_mem = 0;
+    xwg_barrier_algo only = XWG_BARRIER_DEFAULT;
     if (err == XWG_SUCCESS)
         err = xwg__find_state_arg(kernel, &state_arg);
+    if (err == XWG_SUCCESS)
+        err = xwg__kernel_barrier_only(ctx, kernel, &only);
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
@@ -166,6 +172,15 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
         pthread_mutex_unlock(&ctx->lock);
     }
+    int algo = err == XWG_SUCCESS ? barrier_for(ctx, only, o.barrier, expected)
+                                  : 0;
+    if (err == XWG_SUCCESS && algo < 0) {
+        XWG__TRACE("launch: the kernel was built for barrier %s alone; "
+                   "the launch asked for %s",
+                   xwg_barrier_algo_name(only),
+                   xwg_barrier_algo_name(o.barrier));
+        err = XWG_ERROR_INVALID_ARGUMENT;
+    }
     if (err != XWG_SUCCESS)
         return err;
 
@@ -175,8 +190,7 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     p->ctx = ctx;
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
-    xwg_barrier_algo algo = barrier_for(ctx, o.barrier, expected);
-    p->barrier = algo;
+    p->barrier = (xwg_barrier_algo)algo;
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       watchdog_polls(ctx, o.watchdog_ms), p->header);

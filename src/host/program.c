@@ -7,7 +7,10 @@
  *     #line 1
  *     <the user's source>
  * so user code needs no #include, and build-log line numbers are the
- * user's own.
+ * user's own. On a context that fixes the barrier algorithm, the options
+ * gain -DXWG__BARRIER_ONLY=<algorithm>: the kernels then compile that
+ * barrier alone (faster: kernels/xwg_barrier.cl), and a launch reads the
+ * option back from the kernel's program to know which one it runs.
  */
 #include "internal.h"
 
@@ -47,8 +50,45 @@ static char *concat(const char *a, const char *b, const char *c,
     return s;
 }
 
+#define XWG__ONLY_OPTION " -DXWG__BARRIER_ONLY="
+
+int xwg__kernel_barrier_only(const xwg_context *ctx, cl_kernel kernel,
+                             xwg_barrier_algo *only)
+{
+    *only = XWG_BARRIER_DEFAULT;
+    cl_program program;
+    size_t bytes = 0;
+    int err = clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program,
+                              &program, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetProgramBuildInfo(program, ctx->device,
+                                    CL_PROGRAM_BUILD_OPTIONS, 0, NULL, &bytes);
+    char *options = err == CL_SUCCESS ? malloc(bytes + 1) : NULL;
+    if (err == CL_SUCCESS && options == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = clGetProgramBuildInfo(program, ctx->device,
+                                    CL_PROGRAM_BUILD_OPTIONS, bytes, options,
+                                    NULL);
+    if (err == CL_SUCCESS) {
+        options[bytes] = '\0';
+        const char *at = strstr(options, XWG__ONLY_OPTION);
+        if (at != NULL)
+            *only = (xwg_barrier_algo)atoi(at + strlen(XWG__ONLY_OPTION));
+    }
+    free(options);
+    return err;
+}
+
 int xwg_program_build(xwg_context *ctx, const char *source,
                       const char *options, cl_program *out, char **log)
+{
+    return xwg__program_build(ctx, source, options, 1, out, log);
+}
+
+int xwg__program_build(xwg_context *ctx, const char *source,
+                       const char *options, int specialize, cl_program *out,
+                       char **log)
 {
     if (log != NULL)
         *log = NULL;
@@ -69,10 +109,14 @@ int xwg_program_build(xwg_context *ctx, const char *source,
     const char *std = !cl20                         ? "-cl-std=CL1.2"
                       : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
                                                       : "-cl-std=CL2.0";
+    char only[64] = "";
+    if (specialize && ctx->info.barrier != XWG_BARRIER_DEFAULT)
+        snprintf(only, sizeof only, XWG__ONLY_OPTION "%d",
+                 (int)ctx->info.barrier);
     char *full_source =
         concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
     char *full_options = concat(std, " -cl-kernel-arg-info ",
-                                options != NULL ? options : "", "");
+                                options != NULL ? options : "", only);
     if (full_source == NULL || full_options == NULL) {
         free(full_source);
         free(full_options);

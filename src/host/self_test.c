@@ -94,7 +94,8 @@ static int run_self_test(xwg_context *ctx)
     cl_mem data = NULL, errors = NULL;
     cl_command_queue queue = xwg__create_queue(ctx->cl, ctx->device, 0, &err);
     if (queue != NULL)
-        err = xwg_program_build(ctx, self_test_source, NULL, &prog, NULL);
+        err = xwg__program_build(ctx, self_test_source, NULL, 0, &prog,
+                                 NULL);
     if (err == XWG_SUCCESS)
         k = clCreateKernel(prog, "xwg_self_test", &err);
     if (err == XWG_SUCCESS)

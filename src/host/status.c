@@ -165,8 +165,6 @@ const char *xwg_barrier_algo_name(xwg_barrier_algo algo)
         return "counter";
     case XWG_BARRIER_TREE:
         return "tree";
-    case XWG_BARRIER_STRIPED:
-        return "striped";
     }
     return "?";
 }
