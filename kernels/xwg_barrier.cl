@@ -456,8 +456,8 @@ inline void xwg__xf_release(xwg_self self)
  * XWG__BARRIER_ONLY when the context fixes the barrier) compiles that one
  * alone; otherwise the launch's algorithm is chosen at run time. The code
  * of the others costs even where it never runs: on the H200 the counter
- * barrier takes 1.02 us per barrier at 264 groups alone, 1.07 beside the
- * tree and XF (results/README.md, `+only`). */
+ * takes 0.98 us at 264 groups alone, 1.07 beside the others; the tree
+ * 1.75 at 1056 groups, 1.81 beside them (results/README.md, `+only`). */
 #if defined(XWG__BARRIER_ONLY)
 #if XWG__BARRIER_ONLY < 1 || XWG__BARRIER_ONLY > 3
 #error "xwg: XWG__BARRIER_ONLY must be an xwg_barrier_algo from 1 to 3"

@@ -534,13 +534,22 @@ def section_barrier(rep):
         out += ["", "On the H200: %s checked episodes over local sizes %s at "
                 "full occupancy, %s wrong values." % (
                     "{:,}".format(total), ", ".join(map(str, sizes)), bad)]
+    fanin96 = [r for r in rows if r["file"] == "barrier-stress-h200.csv"
+               and r["label"] == "nvidia-fanin96" and r["test"] == "stress"]
+    if fanin96:
+        out += ["", "The tree with the clusters of 96 groups that now ship "
+                "(label *nvidia-fanin96*; the rows above ran clusters of "
+                "64): %s checked episodes, %s wrong values." % (
+                    "{:,}".format(sum(int(r["episodes"]) for r in fanin96)),
+                    sum(int(r["errors"]) for r in fanin96))]
     variants = [r for r in rows if "variant-" in r["label"] and
                 r["test"] == "stress"]
     if variants:
         by = group_by(variants, "file")
-        out += ["", "The benchmark's variants that xwg does not ship (labels "
-                "*variant-TAG*, `scripts/run_variant_stress.sh`), each with "
-                "every algorithm: " + "; ".join(
+        out += ["", "The benchmark's variants that xwg does not ship by "
+                "default (labels *variant-TAG*, "
+                "`scripts/run_variant_stress.sh`), each with every algorithm "
+                "(*only-ALGO*: that one, compiled alone): " + "; ".join(
                     "%s: %d variants, %s checked episodes, %d wrong values, "
                     "%d of %d runs passed" % (
                         "H200" if f.endswith("h200.csv") else "PoCL",
@@ -654,16 +663,28 @@ def section_performance(rep):
         table, ratios = [], []
         # Runs before the read-back row was measured have no such column.
         readback = any(r["variant"] == "relaunch/readback" for r in rows)
+        def default_algo(size):
+            """The algorithm the default ran at full occupancy: the one
+            of counter and tree with the default's figure."""
+            d = get("xwg-nvidia", "barrier/default", size)
+            return min(("counter", "tree"), key=lambda a: abs(
+                (get("xwg-nvidia", "barrier/" + a, size) or 1e9) - d))
         for size in (64, 256, 1024):
             g = get("cuda", "grid.sync", size)
             vals = {a: get("xwg-nvidia", "barrier/" + a, size) for a in algos}
             d = vals["default"]
+            # The same algorithm compiled alone (a context that fixes it).
+            alone = get("xwg-nvidia", "barrier/%s+only" % default_algo(size),
+                        size)
             ocl = get("xwg-nvidia", "relaunch", size)
             ratios.append((size, d / g if d and g else None,
-                           ocl / d if d and ocl else None))
+                           ocl / d if d and ocl else None,
+                           alone / g if alone and g else None))
             rb = get("xwg-nvidia", "relaunch/readback", size)
             table.append([size] + [fmt(vals[a]) for a in algos] +
-                         [fmt(g), fmt(d / g if d and g else None), fmt(ocl),
+                         ["%s (%s)" % (fmt(alone), default_algo(size)),
+                          fmt(g), fmt(d / g if d and g else None),
+                          fmt(alone / g if alone and g else None), fmt(ocl),
                           "%.1f" % (ocl / d) if d and ocl else "-"] +
                          ([fmt(rb), "%.1f" % (rb / d) if d and rb else "-"]
                           if readback else []) +
@@ -672,8 +693,9 @@ def section_performance(rep):
                 "microseconds per barrier, atomics path `ptx` (the one xwg "
                 "chooses there):", "",
                 md_table(["local size", "xwg xf", "xwg counter", "xwg tree",
-                          "xwg default", "CUDA grid.sync",
-                          "default / grid.sync", "OpenCL relaunch",
+                          "xwg default", "xwg default's algorithm alone",
+                          "CUDA grid.sync", "default / grid.sync",
+                          "alone / grid.sync", "OpenCL relaunch",
                           "relaunch / default"] +
                          (["relaunch + read-back", "read-back / default"]
                           if readback else []) + ["CUDA relaunch"], table,
@@ -758,11 +780,17 @@ def section_performance(rep):
                  "xwg-nvidia-explore2": "exploration run 2: "
                  "`bench/placed.c` of commit 5bfaae4 (words moved; "
                  "the striped and monotree prototypes)",
+                 "xwg-nvidia-d10551a": "commit d10551a: the striped "
+                 "barrier and the tree's flat wake on two words per "
+                 "cluster, in the library (taken out again)",
+                 "xwg-nvidia-8657fbd": "commit 8657fbd (clusters of 64), "
+                 "the tree compiled alone, with other cluster sizes",
                  "xwg-nvidia": "shipped code"}
         vrows = []
         for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
                       "xwg-nvidia-5bfff81", "xwg-nvidia-explore",
-                      "xwg-nvidia-explore2", "xwg-nvidia"):
+                      "xwg-nvidia-explore2", "xwg-nvidia-d10551a",
+                      "xwg-nvidia-8657fbd", "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue
@@ -771,8 +799,14 @@ def section_performance(rep):
         out += ["", "Every variant tried, full occupancy (microseconds; "
                 "`+cl20`: the C11 atomics as NVIDIA's compiler builds them; "
                 "`+collectN`: `XWG_TUNE_COLLECT=N`, how a wait acquires, 1 "
-                "ships; `+faninN`: the tree's clusters, 64 ships (32 before "
-                "this run); `+generic`: "
+                "ships; `+faninN`: the tree's clusters, 96 ships (64 before "
+                "this run, 32 before that); `+only`: the algorithm compiled "
+                "alone, as on a context that fixes the barrier; "
+                "`@min/median/max-of-16`: the barrier with its words moved "
+                "to 16 places (`--placements`, `bench/placed.c`); "
+                "`striped-K`, `monotree-F`: exploration run 2's prototypes "
+                "(K counters, every group polling all; the flat wake "
+                "without its reset, clusters of F); `+generic`: "
                 "the PTX instructions without `.global` (commit 5bfff81; "
                 "removed since, as it changed nothing); `+flag4096`: the "
                 "failed flag read every 4096 polls, 64 ships; `+red`: the "
@@ -826,13 +860,19 @@ def section_performance(rep):
             fig.tight_layout()
             out += ["", rep.save_plot(fig, "barrier-h200.png")]
         goals = []
-        for size, r, rel in ratios:
+        for size, r, rel, ra in ratios:
             limit = 1.0 if size == 1024 else 0.8
-            goals.append("%d work-items: %s x `grid.sync()` (goal <= %.1f: "
-                         "%s)" % (size, fmt(r), limit,
-                                  "met" if r is not None and r <= limit
-                                  else "missed"))
-        rel256 = next((rel for size, r, rel in ratios if size == 256), None)
+            def fmt3(v):
+                return "%.3f" % v if v is not None else "-"
+            goals.append("%d work-items: %s x `grid.sync()` by default "
+                         "(%s), %s x with the barrier fixed (%s; goal <= "
+                         "%.1f)" % (size, fmt3(r),
+                                    "met" if r is not None and r <= limit
+                                    else "missed", fmt3(ra),
+                                    "met" if ra is not None and ra <= limit
+                                    else "missed", limit))
+        rel256 = next((rel for size, r, rel, ra in ratios if size == 256),
+                      None)
         d256 = get("xwg-nvidia", "barrier/default", 256)
         rb256 = get("xwg-nvidia", "relaunch/readback", 256)
         rbx = rb256 / d256 if rb256 and d256 else None
@@ -866,8 +906,8 @@ def section_performance(rep):
                 "floor. *Contention*: with hundreds to thousands of groups, "
                 "every arrival and every poll is a request to the one L2 "
                 "slice that holds the word, and in a loop of barriers the "
-                "group that arrives last is on the critical path. This run "
-                "shortened that path twice. An arrival now reads the add's "
+                "group that arrives last is on the critical path. The run "
+                "before this session's shortened that path twice. An arrival now reads the add's "
                 "old value, as `grid.sync()`'s `atomicAdd` does, so the "
                 "arrival that flips the bit knows it is the last and leaves "
                 "at once, where before it polled and then acquired, two "
@@ -944,6 +984,68 @@ def section_performance(rep):
                     fmt(max(relaunches)),
                     fmt(get("xwg-nvidia", "relaunch", 256)),
                     fmt(get("xwg-nvidia", "relaunch", 256) / 10))]
+
+        def spread_of(label, algo, size):
+            """fastest-slowest of the barrier with its words at N places."""
+            keys = [r["variant"] for r in rows if r["label"] == label and
+                    r["variant"].startswith("barrier/%s@min-of-" % algo)]
+            if not keys:
+                return "-"
+            n = keys[0].rsplit("-", 1)[1]
+            lo = get(label, "barrier/%s@min-of-%s" % (algo, n), size)
+            hi = get(label, "barrier/%s@max-of-%s" % (algo, n), size)
+            return "%s-%s" % (fmt(lo), fmt(hi))
+        out += ["", "What this session tried against the two goals still "
+                "missed by default (`xwg-nvidia-explore2`, "
+                "`xwg-nvidia-d10551a`, and the `+only` and `+faninN` rows). "
+                "*Placement*: moved to 16 places, the counter barrier at "
+                "264 groups took %s us and the tree at 1056 %s: a few per "
+                "cent, where the two-group floor spread 30 %%, since a "
+                "barrier of every compute unit averages over their "
+                "distances to the word; so where the words sit is no lever. "
+                "*Prototypes*, written as separate kernels in the bench: "
+                "four counters with every group polling all (`striped-4`, "
+                "%s us at 264 groups against the counter's %s) and the flat "
+                "wake without the reset of its cluster's count on the "
+                "arrival path (`monotree-64`, %s us at 1056 groups against "
+                "%s). Built into the library (commit d10551a) they lost "
+                "their gain and slowed the others too: striped %s, counter "
+                "%s at 264 groups; tree %s at 1056. The counter's own code "
+                "hardly changed there (its episode count moved after the "
+                "exit barrier), so most of that is the code beside the "
+                "algorithm that runs; and indeed, compiled alone "
+                "(`+only`), each algorithm is faster than in the kernel "
+                "that holds all three (counter %s against %s at 264 "
+                "groups, tree %s against %s at 1056). So a context that "
+                "fixes the barrier now builds its programs for that one "
+                "alone (`XWG__BARRIER_ONLY`), and both prototypes are taken "
+                "out (their code: `bench/placed.c` of 5bfaae4, and "
+                "d10551a). *Clusters*: 96 groups per cluster make 11 even "
+                "clusters of 1056 groups. The tree compiled alone took %s "
+                "us there with 96, %s with 64 and %s with 128, and %s, %s "
+                "and %s at 4224 groups (`xwg-nvidia-8657fbd`), so 96 now "
+                "ships." % (
+                    spread_of("xwg-nvidia", "counter", 1024),
+                    spread_of("xwg-nvidia", "tree", 256),
+                    v("xwg-nvidia-explore2", "barrier/striped-4", 1024),
+                    v("xwg-nvidia-explore2", "barrier/counter", 1024),
+                    v("xwg-nvidia-explore2", "barrier/monotree-64", 256),
+                    v("xwg-nvidia-explore2", "barrier/tree", 256),
+                    v("xwg-nvidia-d10551a", "barrier/striped", 1024),
+                    v("xwg-nvidia-d10551a", "barrier/counter", 1024),
+                    v("xwg-nvidia-d10551a", "barrier/tree", 256),
+                    v("xwg-nvidia", "barrier/counter+only", 1024),
+                    v("xwg-nvidia", "barrier/counter", 1024),
+                    v("xwg-nvidia", "barrier/tree+only", 256),
+                    v("xwg-nvidia", "barrier/tree", 256),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only-fanin96", 256),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only", 256),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only-fanin128",
+                      256),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only-fanin96", 64),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only", 64),
+                    v("xwg-nvidia-8657fbd", "barrier/tree+only-fanin128",
+                      64))]
     if pocl:
         def pget(variant):
             for r in pocl:

@@ -8,7 +8,7 @@
 #   that NVIDIA's compiler made of it ($OUT/bench.ptx);
 #   the variants at full occupancy: the cl20 path (C11 atomics as NVIDIA's
 #   compiler builds them), how waits acquire (XWG_TUNE_COLLECT 0, 2; 1
-#   ships), the tree's fan-in (8, 16, 32, 128; 64 ships), the failed flag
+#   ships), the tree's fan-in (8, 16, 32, 64, 128; 96 ships), the failed flag
 #   read every 4096 polls (64 ships), the arrival as a `red` (one that
 #   returns the old value ships), and the tree's wake always by cluster or
 #   always flat (flat up to 2048 groups ships), each algorithm compiled
@@ -44,7 +44,7 @@ variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
 variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
 variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
 variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
-for f in 8 16 32 128; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
+for f in 8 16 32 64 128; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
 # The failed flag read every 4096 polls. (The `generic` rows of
 # barrier-h200.csv, label xwg-nvidia-5bfff81, PTX instructions without
 # `.global`, came from that commit's XWG_TUNE_PTX_GENERIC, removed since:

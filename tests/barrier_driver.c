@@ -16,6 +16,7 @@
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
  *          [--only stress|jacobi|misuse|known_bad] [--csv FILE] [--label TEXT]
+ *          [--algo xf|counter|tree]  (that barrier only)
  *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
  *                          work-group barriers, 3 relaxed releases, 4 all
  *                          relaxed, 5 the flat wake without its reset, 6
@@ -44,6 +45,7 @@ typedef struct driver {
     unsigned episodes, launches, jacobi_n, jacobi_iters;
     cl_uint min_groups; /* a stress run with fewer fails */
     const char *only, *label;
+    const char *algo; /* --algo: one barrier, by name; NULL for all */
     char options[192]; /* build options: a variant, a known-bad barrier */
     FILE *csv;
     int passed, failed;
@@ -242,6 +244,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--jacobi-n")) d.jacobi_n = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--jacobi-iters")) d.jacobi_iters = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--only")) d.only = v;
+        else if (!strcmp(o, "--algo")) d.algo = v;
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) d.label = v;
         else if (!strcmp(o, "--broken") || !strcmp(o, "--build-options")) {
@@ -296,7 +299,9 @@ int main(int argc, char **argv)
             d.info.self_test == XWG_SELF_TEST_PASSED ? "passed" : "not passed");
     for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++) {
         xwg_barrier_algo algo = (xwg_barrier_algo)a;
-        if (d.info.barrier != XWG_BARRIER_DEFAULT && algo != d.info.barrier)
+        if ((d.info.barrier != XWG_BARRIER_DEFAULT &&
+             algo != d.info.barrier) ||
+            (d.algo != NULL && strcmp(d.algo, algo_name(algo)) != 0))
             continue;
         if (wants(&d, "stress"))
             run_stress(&d, algo);

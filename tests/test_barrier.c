@@ -29,12 +29,12 @@ static char broken_options[128];
 
 #define algo_name xwg_barrier_algo_name
 
-/* Clusters of the tree barrier: 64 groups by default. PoCL here runs two
+/* Clusters of the tree barrier: 96 groups by default. PoCL here runs two
  * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
  * the two levels of the tree are exercised too. With two groups the
  * shipped tree takes its flat wake (up to XWG_TUNE_TREE_FLAT_MAX groups);
  * tree_cluster_wake sets that maximum to 0, so that it wakes by cluster. */
-static unsigned tree_fanin = 64;
+static unsigned tree_fanin = 96;
 static int tree_cluster_wake = 0;
 /* The options of the stress test's context: NULL for the defaults, or a
  * context that fixes the barrier, whose programs compile it alone. */
