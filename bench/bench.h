@@ -32,6 +32,10 @@ double now_us(void);
 double event_us(cl_event ev);
 /* qsort's order for doubles, ascending. */
 int cmp_double(const void *a, const void *b);
+/* Sorts us[0..n) (n > 0) and gives its fastest, median and slowest in
+ * pick[], which rows name by spread_names[]: min, median, max. */
+extern const char *const spread_names[3];
+void spread_pick(double *us, unsigned n, double pick[3]);
 /* One result: printed, and appended to the CSV (flushed). */
 void row(bench *b, const char *variant, size_t local, const char *occ,
          cl_uint groups, double us);

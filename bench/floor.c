@@ -164,13 +164,12 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
         }
         if (ran == 0)
             continue;
-        qsort(us, ran, sizeof *us, cmp_double);
-        const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
-        const char *what[3] = {"min", "median", "max"};
+        double pick[3];
+        spread_pick(us, ran, pick);
         for (int j = 0; j < 3; j++) {
             char name[64];
             snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
-                     relaxed ? "/relaxed" : "", what[j], ran);
+                     relaxed ? "/relaxed" : "", spread_names[j], ran);
             floor_row(b, name, pick[j]);
         }
     }

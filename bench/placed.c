@@ -102,13 +102,12 @@ static void placed_sweep(bench *b, cl_kernel k, cl_mem words, size_t local,
     }
     if (ran == 0)
         return;
-    qsort(us, ran, sizeof *us, cmp_double);
-    const double pick[3] = {us[0], us[ran / 2], us[ran - 1]};
-    const char *what[3] = {"min", "median", "max"};
+    double pick[3];
+    spread_pick(us, ran, pick);
     for (int j = 0; j < 3; j++) {
         char row_name[96];
         snprintf(row_name, sizeof row_name, "barrier/%s@%s-of-%u%s%s", name,
-                 what[j], ran, *b->tag ? "+" : "", b->tag);
+                 spread_names[j], ran, *b->tag ? "+" : "", b->tag);
         row(b, row_name, local, "full", groups, pick[j]);
     }
 }

@@ -89,6 +89,16 @@ int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+const char *const spread_names[3] = {"min", "median", "max"};
+
+void spread_pick(double *us, unsigned n, double pick[3])
+{
+    qsort(us, n, sizeof *us, cmp_double);
+    pick[0] = us[0];
+    pick[1] = us[n / 2];
+    pick[2] = us[n - 1];
+}
+
 void row(bench *b, const char *variant, size_t local, const char *occ,
          cl_uint groups, double us)
 {

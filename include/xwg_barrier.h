@@ -207,7 +207,7 @@ typedef enum xwg_barrier_algo {
     XWG_BARRIER_DEFAULT = 0,
     XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
-    /* A counter per cluster of 64 groups; the last arrival of each cluster
+    /* A counter per cluster of 96 groups; the last arrival of each cluster
      * arrives at the counter barrier for the whole grid. Up to 2048 groups
      * every group then polls the grid counter; above, the last arrival
      * wakes its cluster, so that one word no longer takes every poll. */
@@ -250,8 +250,10 @@ typedef struct xwg_options {
      * see xwg_device_info.discovery_window_us. */
     cl_uint discovery_window_us;
     /* The barrier of launches on this context (env
-     * XWG_BARRIER=xf|counter|tree|default overrides); a launch option can
-     * still pick another. DEFAULT: each launch chooses by its size. */
+     * XWG_BARRIER=xf|counter|tree|default overrides). Programs that
+     * xwg_program_build builds on a context that fixes one compile it
+     * alone (faster), and a launch of their kernels cannot pick another.
+     * DEFAULT: each launch chooses by its size, or by its option. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;
@@ -338,8 +340,9 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
 /* Builds user source with xwg's kernel-side library in front: the user
  * needs no #include, and a "#line 1" keeps build-log line numbers equal to
  * the user's own. The chosen path's defines, -cl-kernel-arg-info and the
- * matching -cl-std are added to the caller's options (which may be NULL).
- * On success *out holds the program (the caller releases it). On failure
+ * matching -cl-std are added to the caller's options (which may be NULL),
+ * and -DXWG__BARRIER_ONLY=N where the context fixes barrier N: the
+ * program then compiles that barrier algorithm alone. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log
  * (caller frees it with free()) or NULL; the status is
  * XWG_ERROR_BUILD_FAILED for a compile error. */
@@ -417,7 +420,10 @@ typedef struct xwg_launch_options {
      * context's calibration; contended polls are slower, so real waits
      * run at least this long. */
     cl_uint watchdog_ms;
-    xwg_barrier_algo barrier; /* DEFAULT: the context's, else by size */
+    /* DEFAULT: the context's, else by size. A kernel built for one
+     * barrier alone (see xwg_options.barrier) runs that one; asking for
+     * another is XWG_ERROR_INVALID_ARGUMENT. */
+    xwg_barrier_algo barrier;
 } xwg_launch_options;
 
 #define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0, 0, \

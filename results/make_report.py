@@ -906,8 +906,8 @@ def section_performance(rep):
                 "floor. *Contention*: with hundreds to thousands of groups, "
                 "every arrival and every poll is a request to the one L2 "
                 "slice that holds the word, and in a loop of barriers the "
-                "group that arrives last is on the critical path. The run "
-                "before this session's shortened that path twice. An arrival now reads the add's "
+                "group that arrives last is on the critical path. An earlier "
+                "run shortened that path twice. An arrival now reads the add's "
                 "old value, as `grid.sync()`'s `atomicAdd` does, so the "
                 "arrival that flips the bit knows it is the last and leaves "
                 "at once, where before it polled and then acquired, two "
@@ -995,8 +995,8 @@ def section_performance(rep):
             lo = get(label, "barrier/%s@min-of-%s" % (algo, n), size)
             hi = get(label, "barrier/%s@max-of-%s" % (algo, n), size)
             return "%s-%s" % (fmt(lo), fmt(hi))
-        out += ["", "What this session tried against the two goals still "
-                "missed by default (`xwg-nvidia-explore2`, "
+        out += ["", "What was tried next against the two goals that the "
+                "default still missed (`xwg-nvidia-explore2`, "
                 "`xwg-nvidia-d10551a`, and the `+only` and `+faninN` rows). "
                 "*Placement*: moved to 16 places, the counter barrier at "
                 "264 groups took %s us and the tree at 1056 %s: a few per "
