@@ -16,6 +16,11 @@ typedef struct bench {
     xwg_context *xc;
     xwg_device_info info;
     cl_program prog;
+    /* XF, which programs of a default context do not compile: a second
+     * context that fixes it, and the program built there (NULL where the
+     * first context fixes the barrier). */
+    xwg_context *xf_xc;
+    cl_program xf_prog;
     unsigned e1, e2;
     const char *label;
     const char *tag;    /* appended to barrier rows' names: a variant */

@@ -178,6 +178,8 @@ static void measure_size(bench *b, size_t local)
 {
     int err;
     cl_kernel k = clCreateKernel(b->prog, "barriers", &err);
+    cl_kernel xf_k = b->xf_prog ? clCreateKernel(b->xf_prog, "barriers", &err)
+                                : NULL;
     cl_kernel empty = clCreateKernel(b->prog, "empty", &err);
     cl_mem sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
     clSetKernelArg(empty, 0, sizeof sink, &sink);
@@ -207,15 +209,25 @@ static void measure_size(bench *b, size_t local)
                                     XWG_BARRIER_TREE, XWG_BARRIER_DEFAULT};
         for (int j = 0; j < 4; j++) {
             int a = order[j];
-            if (!b->algos[a])
+            /* A context that fixes the barrier compiles that one only. */
+            if (!b->algos[a] || (b->info.barrier != XWG_BARRIER_DEFAULT &&
+                                 a != XWG_BARRIER_DEFAULT &&
+                                 a != (int)b->info.barrier))
                 continue;
             xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
             lo.groups = groups;
             lo.barrier = (xwg_barrier_algo)a;
             cl_uint g1 = 0, g2 = 0;
             xwg_barrier_algo ran = XWG_BARRIER_DEFAULT;
-            double t1 = barrier_launch_us(b, k, local, &lo, b->e1, &g1, &ran);
-            double t2 = barrier_launch_us(b, k, local, &lo, b->e2, &g2, &ran);
+            xwg_context *shared_xc = b->xc;
+            cl_kernel ka = k;
+            if (a == XWG_BARRIER_XF && xf_k != NULL) {
+                b->xc = b->xf_xc;
+                ka = xf_k;
+            }
+            double t1 = barrier_launch_us(b, ka, local, &lo, b->e1, &g1, &ran);
+            double t2 = barrier_launch_us(b, ka, local, &lo, b->e2, &g2, &ran);
+            b->xc = shared_xc;
             if (a == XWG_BARRIER_DEFAULT)
                 fprintf(stderr, "xwg-bench: the default ran the %s barrier\n",
                         xwg_barrier_algo_name(ran));
@@ -241,6 +253,8 @@ static void measure_size(bench *b, size_t local)
     }
     clReleaseMemObject(sink);
     clReleaseKernel(empty);
+    if (xf_k)
+        clReleaseKernel(xf_k);
     clReleaseKernel(k);
 }
 
@@ -361,6 +375,16 @@ int main(int argc, char **argv)
     strcat(source, floor_source);
     strcat(source, placed_source);
     err = xwg_program_build(b.xc, source, options, &b.prog, &log);
+    if (err == XWG_SUCCESS && b.algos[XWG_BARRIER_XF] &&
+        b.info.barrier == XWG_BARRIER_DEFAULT) {
+        xwg_options xo;
+        xwg_options_init(&xo);
+        xo.barrier = XWG_BARRIER_XF;
+        err = xwg_context_create(b.cl, b.device, &xo, &b.xf_xc);
+        if (err == XWG_SUCCESS)
+            err = xwg_program_build(b.xf_xc, source, options, &b.xf_prog,
+                                    &log);
+    }
     free(source);
     if (err) {
         fprintf(stderr, "xwg-bench: build: %s\n%s\n", xwg_status_name(err),
@@ -400,6 +424,10 @@ int main(int argc, char **argv)
     if (b.csv)
         fclose(b.csv);
     clReleaseProgram(b.prog);
+    if (b.xf_prog)
+        clReleaseProgram(b.xf_prog);
+    if (b.xf_xc)
+        xwg_context_release(b.xf_xc);
     xwg_context_release(b.xc);
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.cl);

@@ -205,7 +205,11 @@ typedef enum xwg_barrier_algo {
     /* By the launch's size: the tree above 4 groups per compute unit,
      * the counter below (the faster of the two there on the H200). */
     XWG_BARRIER_DEFAULT = 0,
-    XWG_BARRIER_XF = 1,      /* master/slave (Xiao and Feng; the paper's) */
+    /* Master/slave (Xiao and Feng; the paper's). Compiled only into the
+     * programs of a context that fixes it (xwg_options.barrier): the
+     * default's programs hold the counter and the tree alone, which makes
+     * them faster (see xwg_program_build). */
+    XWG_BARRIER_XF = 1,
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
     /* A counter per cluster of 96 groups; the last arrival of each cluster
      * arrives at the counter barrier for the whole grid. Up to 2048 groups
@@ -253,7 +257,8 @@ typedef struct xwg_options {
      * XWG_BARRIER=xf|counter|tree|default overrides). Programs that
      * xwg_program_build builds on a context that fixes one compile it
      * alone (faster), and a launch of their kernels cannot pick another.
-     * DEFAULT: each launch chooses by its size, or by its option. */
+     * DEFAULT: programs compile the counter and the tree, and each launch
+     * chooses between them by its size, or by its option. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;
@@ -341,8 +346,12 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * needs no #include, and a "#line 1" keeps build-log line numbers equal to
  * the user's own. The chosen path's defines, -cl-kernel-arg-info and the
  * matching -cl-std are added to the caller's options (which may be NULL),
- * and -DXWG__BARRIER_ONLY=N where the context fixes barrier N: the
- * program then compiles that barrier algorithm alone. On success *out holds the program (the caller releases it). On failure
+ * and -DXWG__BARRIERS=SET, the barrier algorithms the program compiles:
+ * the context's, where it fixes one, else the counter and the tree. The
+ * code of an algorithm costs time even where it never runs: on the H200
+ * the counter takes 0.98 us per barrier at 264 groups beside the tree,
+ * 1.06 beside the tree and XF. A caller's own -DXWG__BARRIERS (bit a for
+ * xwg_barrier_algo a) wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log
  * (caller frees it with free()) or NULL; the status is
  * XWG_ERROR_BUILD_FAILED for a compile error. */
@@ -420,9 +429,9 @@ typedef struct xwg_launch_options {
      * context's calibration; contended polls are slower, so real waits
      * run at least this long. */
     cl_uint watchdog_ms;
-    /* DEFAULT: the context's, else by size. A kernel built for one
-     * barrier alone (see xwg_options.barrier) runs that one; asking for
-     * another is XWG_ERROR_INVALID_ARGUMENT. */
+    /* DEFAULT: the one the kernel compiled if it compiled one, else the
+     * context's, else by size. Asking for one the kernel did not compile
+     * (see xwg_options.barrier) is XWG_ERROR_INVALID_ARGUMENT. */
     xwg_barrier_algo barrier;
 } xwg_launch_options;
 

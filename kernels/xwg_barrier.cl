@@ -452,17 +452,21 @@ inline void xwg__xf_release(xwg_self self)
 
 /* ---- xwg_barrier() ------------------------------------------------------ */
 
-/* A program built for one barrier algorithm (xwg_program_build defines
- * XWG__BARRIER_ONLY when the context fixes the barrier) compiles that one
- * alone; otherwise the launch's algorithm is chosen at run time. The code
- * of the others costs even where it never runs: on the H200 the counter
- * takes 0.98 us at 264 groups alone, 1.07 beside the others; the tree
- * 1.75 at 1056 groups, 1.81 beside them (results/README.md, `+only`). */
-#if defined(XWG__BARRIER_ONLY)
-#if XWG__BARRIER_ONLY < 1 || XWG__BARRIER_ONLY > 3
-#error "xwg: XWG__BARRIER_ONLY must be an xwg_barrier_algo from 1 to 3"
+/* The algorithms a program compiles: bit a of XWG__BARRIERS for
+ * xwg_barrier_algo a (xwg_program_build defines it: the context's fixed
+ * one, else counter and tree, among which the default chooses); all three
+ * where it is not defined. The launch's algorithm is chosen at run time
+ * among them, or at compile time where there is one. The code of the
+ * others costs even where it never runs: on the H200 at 264 groups the
+ * counter takes 0.98 us alone, 0.99 beside the tree and 1.06 beside the
+ * tree and XF (results/README.md, `+only`, `+all`). */
+#if defined(XWG__BARRIERS)
+#if (XWG__BARRIERS) == 0 || ((XWG__BARRIERS) & ~0xeu) != 0
+#error "xwg: XWG__BARRIERS must be a set of bits 1 (xf), 2 (counter), 3 (tree)"
 #endif
-#define XWG__RUNS(algo, which) ((which) == XWG__BARRIER_ONLY)
+#define XWG__RUNS(algo, which) \
+    ((XWG__BARRIERS) == (1u << (which)) || \
+     ((((XWG__BARRIERS) >> (which)) & 1u) != 0u && (algo) == (which)))
 #else
 #define XWG__RUNS(algo, which) ((algo) == (which))
 #endif

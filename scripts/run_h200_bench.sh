@@ -12,7 +12,8 @@
 #   read every 4096 polls (64 ships), the arrival as a `red` (one that
 #   returns the old value ships), and the tree's wake always by cluster or
 #   always flat (flat up to 2048 groups ships), each algorithm compiled
-#   alone (a context that fixes the barrier: +only);
+#   alone (a context that fixes the barrier: +only), and all three
+#   compiled together (+all; default programs compile counter and tree);
 #   the CUDA comparator (grid.sync(), empty relaunch, the CUDA pingpong);
 #   both pingpongs also with their flags at 16 places in memory (whether
 #   CUDA's faster floor is where its flags happen to sit), and xwg's
@@ -56,8 +57,10 @@ variant flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
 variant red counter,tree -DXWG_TUNE_ARRIVE_RETURN=0
 variant cluster tree -DXWG_TUNE_TREE_FLAT_MAX=0u
 variant flat tree -DXWG_TUNE_TREE_FLAT_MAX=1000000u
-# Each algorithm compiled alone: the context fixes the barrier.
+# Each algorithm compiled alone (the context fixes the barrier), and all
+# three compiled together (default programs compile counter and tree).
 for a in xf counter tree; do variant only $a "" XWG_BARRIER=$a; done
+variant all counter,tree,default -DXWG__BARRIERS=14u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"

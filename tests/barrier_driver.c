@@ -11,7 +11,8 @@
  * It prints one CSV row per run and "N passed, M failed", and exits
  * non-zero on any failure. Where the context fixes the barrier
  * (XWG_BARRIER=xf|counter|tree), its programs compile that one alone, and
- * the driver runs that one only.
+ * the driver runs that one only; otherwise XF runs on a second context
+ * that fixes it, as default programs compile the counter and tree only.
  *
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
@@ -303,6 +304,20 @@ int main(int argc, char **argv)
              algo != d.info.barrier) ||
             (d.algo != NULL && strcmp(d.algo, algo_name(algo)) != 0))
             continue;
+        /* Programs on a default context compile the counter and the tree
+         * only: XF runs on a context that fixes it. */
+        xwg_context *shared_xc = d.xc;
+        if (algo == XWG_BARRIER_XF && d.info.barrier == XWG_BARRIER_DEFAULT) {
+            xwg_options xo;
+            xwg_options_init(&xo);
+            xo.barrier = XWG_BARRIER_XF;
+            if ((err = xwg_context_create(d.cl, d.device, &xo, &d.xc)) !=
+                XWG_SUCCESS) {
+                fprintf(stderr, "barrier_driver: the XF context: %s\n",
+                        xwg_status_name(err));
+                return 2;
+            }
+        }
         if (wants(&d, "stress"))
             run_stress(&d, algo);
         if (wants(&d, "jacobi")) {
@@ -335,6 +350,10 @@ int main(int argc, char **argv)
             clReleaseKernel(k);
             run_misuse(&d, "plain", occ.groups + 2 * d.info.compute_units, 1,
                        algo);
+        }
+        if (d.xc != shared_xc) {
+            xwg_context_release(d.xc);
+            d.xc = shared_xc;
         }
     }
     if (d.only != NULL && !strcmp(d.only, "known_bad")) {

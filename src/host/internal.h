@@ -69,16 +69,17 @@ cl_command_queue xwg__create_queue(cl_context context, cl_device_id device,
 int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
                       xwg_device_info *info);
 
-/* program.c: xwg_program_build, with the barrier specialised to the
- * context's (when it fixes one) only if `specialize` is set: the
+/* program.c: xwg_program_build, with the barrier algorithms narrowed to
+ * the context's (-DXWG__BARRIERS) only if `specialize` is set: the
  * self-test builds without, as it runs every algorithm. */
 int xwg__program_build(xwg_context *ctx, const char *source,
                        const char *options, int specialize, cl_program *out,
                        char **log);
-/* The barrier algorithm that kernel's program was built for alone, or
- * XWG_BARRIER_DEFAULT when it has them all. */
-int xwg__kernel_barrier_only(const xwg_context *ctx, cl_kernel kernel,
-                             xwg_barrier_algo *only);
+/* The barrier algorithms that kernel's program compiled, as a set (bit
+ * a for xwg_barrier_algo a): all three where it was built without
+ * -DXWG__BARRIERS. */
+int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
+                         unsigned *set);
 
 /* kernel_args.c: the index of the kernel's XWG_STATE parameter. */
 int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);

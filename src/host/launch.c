@@ -38,22 +38,26 @@ struct xwg_pending {
  * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
-/* The barrier a launch runs: the one the kernel was built for alone, if
- * so (then asking for another is an error: -1); else the caller's, else
- * the context's, else the faster of counter and tree for the groups
- * expected to take part. */
-static int barrier_for(const xwg_context *ctx, xwg_barrier_algo only,
-                       xwg_barrier_algo asked, cl_uint groups)
+/* The barrier a launch runs: the caller's, else the one the kernel
+ * compiled if it compiled one (set: xwg__kernel_barriers), else the
+ * context's, else the faster of counter and tree for the groups expected
+ * to take part. The caller checks that the kernel compiled it. */
+static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
+                                    xwg_barrier_algo asked, cl_uint groups)
 {
-    if (only != XWG_BARRIER_DEFAULT)
-        return asked == XWG_BARRIER_DEFAULT || asked == only ? (int)only : -1;
-    if (asked != XWG_BARRIER_DEFAULT)
-        return asked;
-    if (ctx->info.barrier != XWG_BARRIER_DEFAULT)
-        return ctx->info.barrier;
-    return groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
-               ? XWG_BARRIER_TREE
-               : XWG_BARRIER_COUNTER;
+    xwg_barrier_algo algo = asked;
+    if (algo == XWG_BARRIER_DEFAULT) {
+        for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++)
+            if (set == 1u << a)
+                algo = (xwg_barrier_algo)a;
+    }
+    if (algo == XWG_BARRIER_DEFAULT)
+        algo = ctx->info.barrier;
+    if (algo == XWG_BARRIER_DEFAULT)
+        algo = groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
+                   ? XWG_BARRIER_TREE
+                   : XWG_BARRIER_COUNTER;
+    return algo;
 }
 
 /* The watchdog bound in polls of the calibrated loop. */
@@ -153,11 +157,11 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     int err = read_options(opts, &o);
     cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
     cl_ulong local_mem = 0;
-    xwg_barrier_algo only = XWG_BARRIER_DEFAULT;
+    unsigned set = 0;
     if (err == XWG_SUCCESS)
         err = xwg__find_state_arg(kernel, &state_arg);
     if (err == XWG_SUCCESS)
-        err = xwg__kernel_barrier_only(ctx, kernel, &only);
+        err = xwg__kernel_barriers(ctx, kernel, &set);
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
@@ -172,13 +176,11 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
         pthread_mutex_unlock(&ctx->lock);
     }
-    int algo = err == XWG_SUCCESS ? barrier_for(ctx, only, o.barrier, expected)
-                                  : 0;
-    if (err == XWG_SUCCESS && algo < 0) {
-        XWG__TRACE("launch: the kernel was built for barrier %s alone; "
-                   "the launch asked for %s",
-                   xwg_barrier_algo_name(only),
-                   xwg_barrier_algo_name(o.barrier));
+    xwg_barrier_algo algo = barrier_for(ctx, set, o.barrier, expected);
+    if (err == XWG_SUCCESS && !((set >> algo) & 1u)) {
+        XWG__TRACE("launch: barrier %s is not compiled into the kernel "
+                   "(set 0x%x; xf only on a context that fixes it)",
+                   xwg_barrier_algo_name(algo), set);
         err = XWG_ERROR_INVALID_ARGUMENT;
     }
     if (err != XWG_SUCCESS)
@@ -190,7 +192,7 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     p->ctx = ctx;
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
-    p->barrier = (xwg_barrier_algo)algo;
+    p->barrier = algo;
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       watchdog_polls(ctx, o.watchdog_ms), p->header);

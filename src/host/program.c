@@ -7,10 +7,12 @@
  *     #line 1
  *     <the user's source>
  * so user code needs no #include, and build-log line numbers are the
- * user's own. On a context that fixes the barrier algorithm, the options
- * gain -DXWG__BARRIER_ONLY=<algorithm>: the kernels then compile that
- * barrier alone (faster: kernels/xwg_barrier.cl), and a launch reads the
- * option back from the kernel's program to know which one it runs.
+ * user's own. The options gain -DXWG__BARRIERS=<set>, the barrier
+ * algorithms the program compiles (kernels/xwg_barrier.cl): the context's,
+ * where it fixes one, else counter and tree, among which the default
+ * chooses. Fewer is faster: the code of the others costs time even where
+ * it never runs. A launch reads the set back from the kernel's program.
+ * A caller's own -DXWG__BARRIERS wins (the bench measures all three so).
  */
 #include "internal.h"
 
@@ -50,12 +52,14 @@ static char *concat(const char *a, const char *b, const char *c,
     return s;
 }
 
-#define XWG__ONLY_OPTION " -DXWG__BARRIER_ONLY="
+#define XWG__SET_OPTION "-DXWG__BARRIERS="
+#define XWG__ALL_BARRIERS                                                     \
+    (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 
-int xwg__kernel_barrier_only(const xwg_context *ctx, cl_kernel kernel,
-                             xwg_barrier_algo *only)
+int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
+                         unsigned *set)
 {
-    *only = XWG_BARRIER_DEFAULT;
+    *set = XWG__ALL_BARRIERS; /* built without the option: all three */
     cl_program program;
     size_t bytes = 0;
     int err = clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program,
@@ -72,9 +76,10 @@ int xwg__kernel_barrier_only(const xwg_context *ctx, cl_kernel kernel,
                                     NULL);
     if (err == CL_SUCCESS) {
         options[bytes] = '\0';
-        const char *at = strstr(options, XWG__ONLY_OPTION);
+        const char *at = strstr(options, XWG__SET_OPTION);
         if (at != NULL)
-            *only = (xwg_barrier_algo)atoi(at + strlen(XWG__ONLY_OPTION));
+            *set = (unsigned)strtoul(at + strlen(XWG__SET_OPTION), NULL, 0) &
+                   XWG__ALL_BARRIERS;
     }
     free(options);
     return err;
@@ -109,14 +114,16 @@ int xwg__program_build(xwg_context *ctx, const char *source,
     const char *std = !cl20                         ? "-cl-std=CL1.2"
                       : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
                                                       : "-cl-std=CL2.0";
-    char only[64] = "";
-    if (specialize && ctx->info.barrier != XWG_BARRIER_DEFAULT)
-        snprintf(only, sizeof only, XWG__ONLY_OPTION "%d",
-                 (int)ctx->info.barrier);
+    char set[64] = "";
+    if (specialize && (options == NULL || !strstr(options, XWG__SET_OPTION)))
+        snprintf(set, sizeof set, " " XWG__SET_OPTION "%uu",
+                 ctx->info.barrier != XWG_BARRIER_DEFAULT
+                     ? 1u << ctx->info.barrier
+                     : 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE);
     char *full_source =
         concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
     char *full_options = concat(std, " -cl-kernel-arg-info ",
-                                options != NULL ? options : "", only);
+                                options != NULL ? options : "", set);
     if (full_source == NULL || full_options == NULL) {
         free(full_source);
         free(full_options);
