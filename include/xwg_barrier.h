@@ -283,7 +283,9 @@ typedef struct xwg_context xwg_context;
  * self-test on the device: a stress kernel whose groups check each
  * other's plain stores across barriers. Devices that do not promise
  * device-scope acquire/release (Mesa rusticl) can read stale data there;
- * such a device is refused rather than allowed to give wrong answers.
+ * such a device is refused rather than allowed to give wrong answers, as
+ * is one whose two groups cannot meet (a launch that times out before any
+ * wrong read is run again, at most twice, before that counts).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
  * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
  * (a forced path the device cannot compile, or a failed self-test),
