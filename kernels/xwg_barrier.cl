@@ -458,7 +458,7 @@ inline void xwg__xf_release(xwg_self self)
  * where it is not defined. The launch's algorithm is chosen at run time
  * among them, or at compile time where there is one. The code of the
  * others costs even where it never runs: on the H200 at 264 groups the
- * counter takes 0.98 us alone, 0.99 beside the tree and 1.06 beside the
+ * counter takes 0.98 us alone, 1.00 beside the tree and 1.06 beside the
  * tree and XF (results/README.md, `+only`, `+all`). */
 #if defined(XWG__BARRIERS)
 #if (XWG__BARRIERS) == 0 || ((XWG__BARRIERS) & ~0xeu) != 0
