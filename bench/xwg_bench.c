@@ -381,9 +381,12 @@ int main(int argc, char **argv)
         xwg_options_init(&xo);
         xo.barrier = XWG_BARRIER_XF;
         err = xwg_context_create(b.cl, b.device, &xo, &b.xf_xc);
-        if (err == XWG_SUCCESS)
-            err = xwg_program_build(b.xf_xc, source, options, &b.xf_prog,
-                                    &log);
+        if (err != XWG_SUCCESS) {
+            fprintf(stderr, "xwg-bench: the context for xf: %s\n",
+                    xwg_status_name(err));
+            return 1;
+        }
+        err = xwg_program_build(b.xf_xc, source, options, &b.xf_prog, &log);
     }
     free(source);
     if (err) {

@@ -256,9 +256,10 @@ typedef struct xwg_options {
     /* The barrier of launches on this context (env
      * XWG_BARRIER=xf|counter|tree|default overrides). Programs that
      * xwg_program_build builds on a context that fixes one compile it
-     * alone (faster), and a launch of their kernels cannot pick another.
-     * DEFAULT: programs compile the counter and the tree, and each launch
-     * chooses between them by its size, or by its option. */
+     * alone (faster), and a launch of their kernels cannot pick another
+     * (a kernel that compiled one runs it on any context). DEFAULT:
+     * programs compile the counter and the tree, and each launch chooses
+     * between them by its size, or by its option. */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;
@@ -284,8 +285,9 @@ typedef struct xwg_context xwg_context;
  * other's plain stores across barriers. Devices that do not promise
  * device-scope acquire/release (Mesa rusticl) can read stale data there;
  * such a device is refused rather than allowed to give wrong answers, as
- * is one whose two groups cannot meet (a launch that times out before any
- * wrong read is run again, at most twice, before that counts).
+ * is one whose two groups cannot meet (a launch that times out, while no
+ * earlier launch has misread, is run again, at most twice, before that
+ * counts).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
  * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
  * (a forced path the device cannot compile, or a failed self-test),
@@ -353,7 +355,8 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * code of an algorithm costs time even where it never runs: on the H200
  * the counter takes 1.00 us per barrier at 264 groups beside the tree,
  * 1.06 beside the tree and XF. A caller's own -DXWG__BARRIERS (bit a for
- * xwg_barrier_algo a) wins. On success *out holds the program (the caller releases it). On failure
+ * xwg_barrier_algo a; a plain number, else XWG_ERROR_INVALID_ARGUMENT)
+ * wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log
  * (caller frees it with free()) or NULL; the status is
  * XWG_ERROR_BUILD_FAILED for a compile error. */

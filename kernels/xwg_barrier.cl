@@ -459,7 +459,9 @@ inline void xwg__xf_release(xwg_self self)
  * among them, or at compile time where there is one. The code of the
  * others costs even where it never runs: on the H200 at 264 groups the
  * counter takes 0.98 us alone, 1.00 beside the tree and 1.06 beside the
- * tree and XF (results/README.md, `+only`, `+all`). */
+ * tree and XF (results/README.md, `+only`, `+all`). (The counter is the
+ * dispatch's last branch, so a caller's own set without it, such as xf and
+ * tree, still compiles it; the library's sets never leave it out idly.) */
 #if defined(XWG__BARRIERS)
 #if (XWG__BARRIERS) == 0 || ((XWG__BARRIERS) & ~0xeu) != 0
 #error "xwg: XWG__BARRIERS must be a set of bits 1 (xf), 2 (counter), 3 (tree)"

@@ -667,6 +667,8 @@ def section_performance(rep):
             """The algorithm the default ran at full occupancy: the one
             of counter and tree with the default's figure."""
             d = get("xwg-nvidia", "barrier/default", size)
+            if d is None:
+                return "counter"
             return min(("counter", "tree"), key=lambda a: abs(
                 (get("xwg-nvidia", "barrier/" + a, size) or 1e9) - d))
         for size in (64, 256, 1024):

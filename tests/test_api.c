@@ -225,6 +225,11 @@ START_TEST(ptx_path_is_refused_off_nvidia_and_leaks_nothing)
     ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_CL12), "cl12");
     ck_assert_str_eq(xwg_atomics_path_name(XWG_ATOMICS_AUTO), "auto");
     ck_assert_str_eq(xwg_atomics_path_name((xwg_atomics_path)99), "?");
+    ck_assert_str_eq(xwg_barrier_algo_name(XWG_BARRIER_DEFAULT), "default");
+    ck_assert_str_eq(xwg_barrier_algo_name(XWG_BARRIER_XF), "xf");
+    ck_assert_str_eq(xwg_barrier_algo_name(XWG_BARRIER_COUNTER), "counter");
+    ck_assert_str_eq(xwg_barrier_algo_name(XWG_BARRIER_TREE), "tree");
+    ck_assert_str_eq(xwg_barrier_algo_name((xwg_barrier_algo)7), "?");
     opts.atomics = (xwg_atomics_path)4;
     ck_assert_int_eq(xwg_context_create(env.cl, env.device, &opts, &xc),
                      XWG_ERROR_INVALID_ARGUMENT);

@@ -27,8 +27,6 @@
 
 static char broken_options[128];
 
-#define algo_name xwg_barrier_algo_name
-
 /* Clusters of the tree barrier: 96 groups by default. PoCL here runs two
  * groups, one cluster; a fan-in of 1 makes every group a cluster, so that
  * the two levels of the tree are exercised too. With two groups the
@@ -146,7 +144,7 @@ static void stress(xwg_barrier_algo algo)
         snprintf(tree, sizeof tree, " (fan-in %u, %s wake)", tree_fanin,
                  tree_wake());
     printf("stress %s%s%s: %u episodes, %u groups of %zu: %u wrong values\n",
-           algo_name(algo), tree,
+           xwg_barrier_algo_name(algo), tree,
            stress_options ? " (built for it alone)" : "", total_episodes,
            groups,
            local, total_bad);
@@ -229,7 +227,7 @@ static void jacobi(xwg_barrier_algo algo, int forced)
             first = i;
     printf("jacobi %s%s: %d sweeps over %d points on %u groups: %d "
            "mismatches\n",
-           algo_name(algo), forced ? " (forced groups)" : "",
+           xwg_barrier_algo_name(algo), forced ? " (forced groups)" : "",
            JACOBI_ITERATIONS,
            JACOBI_N, info.groups, mismatches);
     ck_assert_msg(mismatches == 0, "%d mismatches, first at %d: %a vs %a",
@@ -344,17 +342,23 @@ END_TEST
 
 /* ---- the default barrier -------------------------------------------------- */
 
+static const char discover_only_source[] =
+    "__kernel void discover_only(XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "}\n";
+
+/* The build options of launch_discover_only's kernel (NULL: none). */
+static const char *discover_only_options = NULL;
+
 /* One launch, discovery skipped, of `groups` groups of a kernel that
  * never waits (so any number of groups completes), asking for barrier
  * `asked`: its status, and in *ran the barrier it ran. */
 static int launch_discover_only(test_env *env, cl_uint groups,
                                 xwg_barrier_algo asked, xwg_barrier_algo *ran)
 {
-    static const char source[] = "__kernel void discover_only(XWG_STATE)\n"
-                                 "{\n"
-                                 "    XWG_DISCOVER();\n"
-                                 "}\n";
-    cl_kernel k = test_build_kernel(env, source, "discover_only", NULL);
+    cl_kernel k = test_build_kernel(env, discover_only_source,
+                                    "discover_only", discover_only_options);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.skip_discovery = 1;
     opts.groups = groups;
@@ -465,16 +469,31 @@ START_TEST(default_barrier_follows_the_launch_size)
     ck_assert_int_eq(dev.barrier, XWG_BARRIER_DEFAULT);
     const cl_uint cus = dev.compute_units;
     /* Up to 4 groups per compute unit the counter, above it the tree;
-     * a launch's own choice wins. */
+     * a launch's own choice among the two wins... */
     ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_COUNTER);
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_DEFAULT),
                      XWG_BARRIER_TREE);
-    /* XF is compiled only on a context that fixes it. */
+    ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_TREE),
+                     XWG_BARRIER_TREE);
+    ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_COUNTER),
+                     XWG_BARRIER_COUNTER);
+    /* ...but XF is compiled only on a context that fixes it, or where the
+     * caller's own -DXWG__BARRIERS asks for it (bits 1 to 3: all three),
+     * and a set the library cannot read back is refused at the build. */
     ck_assert_int_eq(launch_status(&env, XWG_BARRIER_XF),
                      XWG_ERROR_INVALID_ARGUMENT);
+    discover_only_options = "-D XWG__BARRIERS=14u";
+    ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_XF), XWG_BARRIER_XF);
+    discover_only_options = NULL;
+    cl_program prog = NULL;
+    ck_assert_int_eq(xwg_program_build(env.xc, discover_only_source,
+                                       "-DXWG__BARRIERS=(1u<<3)", &prog,
+                                       NULL),
+                     XWG_ERROR_INVALID_ARGUMENT);
+    ck_assert_ptr_null(prog);
     test_env_close(&env);
 
     /* A context's choice wins over the size; its programs compile that
@@ -489,6 +508,28 @@ START_TEST(default_barrier_follows_the_launch_size)
                      XWG_BARRIER_COUNTER);
     ck_assert_int_eq(launch_status(&env, XWG_BARRIER_TREE),
                      XWG_ERROR_INVALID_ARGUMENT);
+    /* A kernel built on a default context of the same OpenCL context,
+     * launched through this one: the context's counter, which it
+     * compiled, whatever the size. */
+    xwg_context *plain = NULL;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &plain),
+                     XWG_SUCCESS);
+    cl_program prog2 = NULL;
+    ck_assert_int_eq(xwg_program_build(plain, discover_only_source, NULL,
+                                       &prog2, NULL),
+                     XWG_SUCCESS);
+    int err;
+    cl_kernel k = clCreateKernel(prog2, "discover_only", &err);
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.skip_discovery = 1;
+    lo.groups = 4 * cus + 1;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 16, &lo, &info),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(info.barrier, XWG_BARRIER_COUNTER);
+    clReleaseKernel(k);
+    clReleaseProgram(prog2);
+    xwg_context_release(plain);
     test_env_close(&env);
 
     /* ...and XWG_BARRIER=default wins over the context's choice. */

@@ -38,26 +38,31 @@ struct xwg_pending {
  * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
-/* The barrier a launch runs: the caller's, else the one the kernel
- * compiled if it compiled one (set: xwg__kernel_barriers), else the
- * context's, else the faster of counter and tree for the groups expected
- * to take part. The caller checks that the kernel compiled it. */
-static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
-                                    xwg_barrier_algo asked, cl_uint groups)
+static int compiled(unsigned set, xwg_barrier_algo algo)
 {
-    xwg_barrier_algo algo = asked;
-    if (algo == XWG_BARRIER_DEFAULT) {
-        for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++)
-            if (set == 1u << a)
-                algo = (xwg_barrier_algo)a;
-    }
-    if (algo == XWG_BARRIER_DEFAULT)
-        algo = ctx->info.barrier;
-    if (algo == XWG_BARRIER_DEFAULT)
-        algo = groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
-                   ? XWG_BARRIER_TREE
-                   : XWG_BARRIER_COUNTER;
-    return algo;
+    return (set >> algo) & 1u;
+}
+
+/* The barrier of a launch that asked for none, among those its kernel
+ * compiled (set: xwg__kernel_barriers): the context's, else the faster of
+ * counter and tree for the groups expected to take part, else the first
+ * that the kernel compiled. */
+static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
+                                    cl_uint groups)
+{
+    if (ctx->info.barrier != XWG_BARRIER_DEFAULT &&
+        compiled(set, ctx->info.barrier))
+        return ctx->info.barrier;
+    xwg_barrier_algo by_size =
+        groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
+            ? XWG_BARRIER_TREE
+            : XWG_BARRIER_COUNTER;
+    if (compiled(set, by_size))
+        return by_size;
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE; a++)
+        if (compiled(set, (xwg_barrier_algo)a))
+            return (xwg_barrier_algo)a;
+    return XWG_BARRIER_COUNTER; /* unreachable: sets are never empty */
 }
 
 /* The watchdog bound in polls of the calibrated loop. */
@@ -162,6 +167,13 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         err = xwg__find_state_arg(kernel, &state_arg);
     if (err == XWG_SUCCESS)
         err = xwg__kernel_barriers(ctx, kernel, &set);
+    if (err == XWG_SUCCESS && o.barrier != XWG_BARRIER_DEFAULT &&
+        !compiled(set, o.barrier)) {
+        XWG__TRACE("launch: barrier %s is not compiled into the kernel "
+                   "(set 0x%x; xf only on a context that fixes it)",
+                   xwg_barrier_algo_name(o.barrier), set);
+        err = XWG_ERROR_INVALID_ARGUMENT;
+    }
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
@@ -176,15 +188,11 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
         pthread_mutex_unlock(&ctx->lock);
     }
-    xwg_barrier_algo algo = barrier_for(ctx, set, o.barrier, expected);
-    if (err == XWG_SUCCESS && !((set >> algo) & 1u)) {
-        XWG__TRACE("launch: barrier %s is not compiled into the kernel "
-                   "(set 0x%x; xf only on a context that fixes it)",
-                   xwg_barrier_algo_name(algo), set);
-        err = XWG_ERROR_INVALID_ARGUMENT;
-    }
     if (err != XWG_SUCCESS)
         return err;
+    const xwg_barrier_algo algo = o.barrier != XWG_BARRIER_DEFAULT
+                                      ? o.barrier
+                                      : barrier_for(ctx, set, expected);
 
     xwg_pending *p = calloc(1, sizeof *p);
     if (p == NULL)
@@ -207,8 +215,9 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
         pending_free(p);
         return err;
     }
-    XWG__TRACE("launch: %u groups of %zu, barrier %d, watchdog %u polls",
-               groups, local_size, (int)algo, p->header[XWG__W_WATCHDOG]);
+    XWG__TRACE("launch: %u groups of %zu, barrier %s, watchdog %u polls",
+               groups, local_size, xwg_barrier_algo_name(algo),
+               p->header[XWG__W_WATCHDOG]);
     if (event != NULL) {
         clRetainEvent(p->kernel);
         *event = p->kernel;

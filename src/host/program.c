@@ -52,9 +52,34 @@ static char *concat(const char *a, const char *b, const char *c,
     return s;
 }
 
-#define XWG__SET_OPTION "-DXWG__BARRIERS="
+#define XWG__SET_DEFINE "XWG__BARRIERS="
 #define XWG__ALL_BARRIERS                                                     \
     (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
+
+/* The barrier set that build options define: 0 where they define none,
+ * -1 where the value is not a plain number (decimal or 0x, with an
+ * optional u suffix) of a non-empty set of bits 1 to 3, else 1 and *set.
+ * The last definition counts, as it does for the compiler, whether
+ * written -DXWG__BARRIERS= or -D XWG__BARRIERS=. */
+static int parse_barrier_set(const char *options, unsigned *set)
+{
+    const char *at = NULL;
+    for (const char *p = options; p && (p = strstr(p, XWG__SET_DEFINE));
+         p++)
+        at = p;
+    if (at == NULL)
+        return 0;
+    const char *value = at + strlen(XWG__SET_DEFINE);
+    char *end;
+    unsigned long v = strtoul(value, &end, 0);
+    while (*end == 'u' || *end == 'U')
+        end++;
+    if (end == value || (*end != '\0' && *end != ' ') || v == 0 ||
+        (v & ~(unsigned long)XWG__ALL_BARRIERS) != 0)
+        return -1;
+    *set = (unsigned)v;
+    return 1;
+}
 
 int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
                          unsigned *set)
@@ -76,10 +101,10 @@ int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
                                     NULL);
     if (err == CL_SUCCESS) {
         options[bytes] = '\0';
-        const char *at = strstr(options, XWG__SET_OPTION);
-        if (at != NULL)
-            *set = (unsigned)strtoul(at + strlen(XWG__SET_OPTION), NULL, 0) &
-                   XWG__ALL_BARRIERS;
+        unsigned defined;
+        /* xwg_program_build refuses a value it cannot read. */
+        if (parse_barrier_set(options, &defined) == 1)
+            *set = defined;
     }
     free(options);
     return err;
@@ -114,16 +139,26 @@ int xwg__program_build(xwg_context *ctx, const char *source,
     const char *std = !cl20                         ? "-cl-std=CL1.2"
                       : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
                                                       : "-cl-std=CL2.0";
-    char set[64] = "";
-    if (specialize && (options == NULL || !strstr(options, XWG__SET_OPTION)))
-        snprintf(set, sizeof set, " " XWG__SET_OPTION "%uu",
+    /* The caller's own set wins, if it can be read back at launch. */
+    unsigned callers_set;
+    int callers = parse_barrier_set(options, &callers_set);
+    if (callers < 0) {
+        XWG__TRACE("build: -DXWG__BARRIERS must be a plain number, a set "
+                   "of bits 1 (xf), 2 (counter) and 3 (tree)");
+        return XWG_ERROR_INVALID_ARGUMENT;
+    }
+    char barriers_option[64] = "";
+    if (specialize && callers == 0)
+        snprintf(barriers_option, sizeof barriers_option,
+                 " -D" XWG__SET_DEFINE "%uu",
                  ctx->info.barrier != XWG_BARRIER_DEFAULT
                      ? 1u << ctx->info.barrier
                      : 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE);
     char *full_source =
         concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
     char *full_options = concat(std, " -cl-kernel-arg-info ",
-                                options != NULL ? options : "", set);
+                                options != NULL ? options : "",
+                                barriers_option);
     if (full_source == NULL || full_options == NULL) {
         free(full_source);
         free(full_options);

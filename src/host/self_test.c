@@ -92,8 +92,9 @@ typedef struct self_test_count {
     int gave_up;      /* a launch timed out and was not run again */
 } self_test_count;
 
-/* The self-test's launches. A launch that times out before any wrong
- * read is run again, twice at most in the whole self-test. Its two groups
+/* The self-test's launches. A launch that times out, while no earlier
+ * launch has misread, is run again (its own reads came after the timeout
+ * and are not counted), twice at most in the whole self-test. Its two groups
  * are launched with discovery skipped, so nothing checks that they run
  * together: on a loaded CPU device (PoCL under AddressSanitizer, two test
  * processes of two worker threads on two cores) the OS can hold one
