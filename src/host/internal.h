@@ -110,6 +110,9 @@ int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
 /* self_test.c: the barrier self-test of a new context, cached per device,
  * driver version and path; fills info.self_test*. */
 int xwg__run_self_test(xwg_context *ctx);
+/* Tests only: the next `launches` self-test launches report a timeout
+ * without running (not thread-safe). */
+void xwg__self_test_inject_timeouts(int launches);
 
 /* The kernel-side library, embedded at build time from kernels/ by
  * cmake/embed_kernels.cmake (NUL-terminated). */

@@ -61,12 +61,25 @@ static void cache_key(const xwg_device_info *info, char *key, size_t size)
              (int)info->atomics_path);
 }
 
+/* Launches still to report a timeout without running: a test's way to
+ * exercise the retries (xwg__self_test_inject_timeouts). */
+static int injected_timeouts;
+
+void xwg__self_test_inject_timeouts(int launches)
+{
+    injected_timeouts = launches;
+}
+
 /* One launch of the self-test; adds its errors, gives its participants. */
 static int run_once(xwg_context *ctx, cl_command_queue queue, cl_kernel k,
                     cl_mem errors, size_t local,
                     const xwg_launch_options *opts, cl_uint *bad,
                     cl_uint *groups)
 {
+    if (injected_timeouts > 0) {
+        injected_timeouts--;
+        return XWG_ERROR_BARRIER_TIMEOUT;
+    }
     const cl_uint zero = 0;
     int err = clEnqueueWriteBuffer(queue, errors, CL_TRUE, 0, sizeof zero,
                                    &zero, 0, NULL, NULL);
