@@ -791,13 +791,18 @@ def section_performance(rep):
                  "the last (all three algorithms in every program)",
                  "xwg-nvidia-f24d72f": "commit f24d72f (the shipped code), "
                  "the tree's cluster size at 1056 groups",
+                 "xwg-nvidia-repeat1": "shipped code, repeat 1",
+                 "xwg-nvidia-repeat2": "shipped code, repeat 2",
+                 "xwg-nvidia-repeat3": "shipped code, repeat 3",
                  "xwg-nvidia": "shipped code"}
         vrows = []
         for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
                       "xwg-nvidia-5bfff81", "xwg-nvidia-explore",
                       "xwg-nvidia-explore2", "xwg-nvidia-d10551a",
                       "xwg-nvidia-8657fbd", "xwg-nvidia-edd99f5",
-                      "xwg-nvidia-f24d72f", "xwg-nvidia"):
+                      "xwg-nvidia-f24d72f", "xwg-nvidia-repeat1",
+                      "xwg-nvidia-repeat2", "xwg-nvidia-repeat3",
+                      "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue
@@ -898,6 +903,22 @@ def section_performance(rep):
                              fmt(t_prev), fmt(g_prev), t_prev / g_prev,
                              fmt(get("xwg-nvidia", "barrier/tree+only", 256)),
                              fmt(get("cuda", "grid.sync", 256))))
+        # Repeats of the shipped default against grid.sync(), each pair
+        # in one run of the same script (labels xwg-nvidia-repeatN).
+        reps = []
+        for i in range(1, 10):
+            for size in (256, 1024):
+                d = get("xwg-nvidia-repeat%d" % i, "barrier/default", size)
+                g = get("cuda-repeat%d" % i, "grid.sync", size)
+                if d and g:
+                    reps.append((size, d / g))
+        for size in (256, 1024):
+            rs = [r for sz, r in reps if sz == size]
+            if rs:
+                goals.append("%d repeats of the default against "
+                             "`grid.sync()` at %d work-items, in a later "
+                             "run: %.3f to %.3f x" % (
+                                 len(rs), size, min(rs), max(rs)))
         out += ["", "Against the goals: " + "; ".join(goals) + ". Against "
                 "the OpenCL relaunch at 256 (goal >= 10 x): %s x faster than "
                 "a relaunch that waits for each launch's result (%s), %s x "
