@@ -5,7 +5,7 @@
  * moved to N places in a buffer of the bench's, 64 KiB + 128 B apart as
  * the floor's are, zeroed before every launch: rows
  * barrier/<algo>@min/median/max-of-N at full occupancy. (On the H200 the
- * spread was 4% at most: placement is no lever.) This file held two
+ * spread was a few per cent: placement is no lever.) This file held two
  * prototypes in commit 5bfaae4 (--stripes: a striped counter, and the
  * flat wake without its reset on the arrival path); in the library's
  * barrier (commit d10551a) neither kept its gain: results/README.md.

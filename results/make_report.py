@@ -659,6 +659,21 @@ def section_performance(rep):
 
         def fmt(v):
             return "%.2f" % v if v is not None else "-"
+
+        def places(label, variant):
+            """N where `variant` was measured at N places in memory (rows
+            VARIANT@min/median/max-of-N, `--placements`), or None."""
+            for r in rows:
+                if (r["label"] == label and
+                        r["variant"].startswith(variant + "@min-of-")):
+                    return r["variant"].rsplit("-", 1)[1]
+            return None
+
+        def at_places(label, variant, which, size, occ="full"):
+            """The min, median or max (`which`) of those N places."""
+            n = places(label, variant)
+            return (get(label, "%s@%s-of-%s" % (variant, which, n), size, occ)
+                    if n else None)
         algos = ("xf", "counter", "tree", "default")
         table, ratios = [], []
         # Runs before the read-back row was measured have no such column.
@@ -741,15 +756,14 @@ def section_performance(rep):
         for label, who in (("xwg-nvidia", "OpenCL (xwg, `ptx` path)"),
                            ("cuda", "CUDA")):
             for order in ("", "/relaxed"):
-                keys = [r["variant"] for r in rows if r["label"] == label and
-                        r["variant"].startswith("pingpong%s@min-of-" % order)]
-                if not keys:
+                n = places(label, "pingpong" + order)
+                if not n:
                     continue
-                n = keys[0].rsplit("-", 1)[1]
                 spread.append([who, "release/acquire" if not order else
                                "relaxed", n] + [
-                    fmt(get(label, "pingpong%s@%s-of-%s" % (order, w, n), 64,
-                            "2 groups")) for w in ("min", "median", "max")])
+                    fmt(at_places(label, "pingpong" + order, w, 64,
+                                  "2 groups"))
+                    for w in ("min", "median", "max")])
         if spread:
             out += ["", "The floor with its two flags at N places in memory "
                     "(64 KiB + 128 B apart; `--placements`), microseconds:",
@@ -928,13 +942,8 @@ def section_performance(rep):
                    "%.1f" % rel256 if rel256 else "-")]
 
         def pl(label, order, which):
-            keys = [r["variant"] for r in rows if r["label"] == label and
-                    r["variant"].startswith("pingpong%s@min-of-" % order)]
-            if not keys:
-                return None
-            n = keys[0].rsplit("-", 1)[1]
-            return get(label, "pingpong%s@%s-of-%s" % (order, which, n), 64,
-                       "2 groups")
+            return at_places(label, "pingpong" + order, which, 64,
+                             "2 groups")
         med_x, med_c = pl("xwg-nvidia", "", "median"), pl("cuda", "", "median")
         c1024 = get("xwg-nvidia", "barrier/counter", 1024)
         g1024 = get("cuda", "grid.sync", 1024)
@@ -1038,14 +1047,9 @@ def section_performance(rep):
 
         def spread_of(label, algo, size):
             """fastest-slowest of the barrier with its words at N places."""
-            keys = [r["variant"] for r in rows if r["label"] == label and
-                    r["variant"].startswith("barrier/%s@min-of-" % algo)]
-            if not keys:
-                return "-"
-            n = keys[0].rsplit("-", 1)[1]
-            lo = get(label, "barrier/%s@min-of-%s" % (algo, n), size)
-            hi = get(label, "barrier/%s@max-of-%s" % (algo, n), size)
-            return "%s-%s" % (fmt(lo), fmt(hi))
+            lo = at_places(label, "barrier/" + algo, "min", size)
+            hi = at_places(label, "barrier/" + algo, "max", size)
+            return "%s-%s" % (fmt(lo), fmt(hi)) if lo is not None else "-"
         out += ["", "What was tried next against the two goals that the "
                 "default still missed (`xwg-nvidia-explore2`, "
                 "`xwg-nvidia-d10551a`, and the `+only` and `+faninN` rows). "
@@ -1069,7 +1073,7 @@ def section_performance(rep):
                 "that holds all three (counter %s against %s at 264 "
                 "groups, tree %s against %s at 1056). So a context that "
                 "fixes the barrier now builds its programs for that one "
-                "alone (`XWG__BARRIER_ONLY`), and both prototypes are taken "
+                "alone (`XWG__BARRIERS`), and both prototypes are taken "
                 "out (their code: `bench/placed.c` of 5bfaae4, and "
                 "d10551a). Most of the cost was XF's: with the counter and "
                 "the tree alone compiled together, as a default context's "
@@ -1092,9 +1096,9 @@ def section_performance(rep):
                     v("xwg-nvidia-d10551a", "barrier/counter", 1024),
                     v("xwg-nvidia-d10551a", "barrier/tree", 256),
                     v("xwg-nvidia", "barrier/counter+only", 1024),
-                    v("xwg-nvidia", "barrier/counter", 1024),
+                    v("xwg-nvidia", "barrier/counter+all", 1024),
                     v("xwg-nvidia", "barrier/tree+only", 256),
-                    v("xwg-nvidia", "barrier/tree", 256),
+                    v("xwg-nvidia", "barrier/tree+all", 256),
                     v("xwg-nvidia", "barrier/default", 256),
                     v("xwg-nvidia", "barrier/default", 1024),
                     v("xwg-nvidia", "barrier/default+all", 256),
