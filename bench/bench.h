@@ -41,6 +41,9 @@ int cmp_double(const void *a, const void *b);
  * pick[], which rows name by spread_names[]: min, median, max. */
 extern const char *const spread_names[3];
 void spread_pick(double *us, unsigned n, double pick[3]);
+/* Whether the bench can measure barrier `algo` (or the default): a
+ * context that fixes the barrier compiles that one only. */
+int bench_measures(const bench *b, xwg_barrier_algo algo);
 /* One result: printed, and appended to the CSV (flushed). */
 void row(bench *b, const char *variant, size_t local, const char *occ,
          cl_uint groups, double us);

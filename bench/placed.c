@@ -120,12 +120,9 @@ void measure_placed(bench *b, size_t local, cl_uint groups)
     cl_kernel placed = clCreateKernel(b->prog, "barriers_placed", &err);
     static const xwg_barrier_algo swept[] = {XWG_BARRIER_COUNTER,
                                              XWG_BARRIER_TREE};
-    for (int a = 0; a < 2; a++) {
-        /* A context that fixes the barrier compiles that one only. */
-        if (b->info.barrier == XWG_BARRIER_DEFAULT ||
-            b->info.barrier == swept[a])
+    for (int a = 0; a < 2; a++)
+        if (bench_measures(b, swept[a]))
             placed_sweep(b, placed, words, local, groups, swept[a]);
-    }
     clReleaseKernel(placed);
     clReleaseMemObject(words);
 }

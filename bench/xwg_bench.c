@@ -89,6 +89,12 @@ int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int bench_measures(const bench *b, xwg_barrier_algo algo)
+{
+    return b->info.barrier == XWG_BARRIER_DEFAULT ||
+           algo == XWG_BARRIER_DEFAULT || algo == b->info.barrier;
+}
+
 const char *const spread_names[3] = {"min", "median", "max"};
 
 void spread_pick(double *us, unsigned n, double pick[3])
@@ -209,10 +215,7 @@ static void measure_size(bench *b, size_t local)
                                     XWG_BARRIER_TREE, XWG_BARRIER_DEFAULT};
         for (int j = 0; j < 4; j++) {
             int a = order[j];
-            /* A context that fixes the barrier compiles that one only. */
-            if (!b->algos[a] || (b->info.barrier != XWG_BARRIER_DEFAULT &&
-                                 a != XWG_BARRIER_DEFAULT &&
-                                 a != (int)b->info.barrier))
+            if (!b->algos[a] || !bench_measures(b, (xwg_barrier_algo)a))
                 continue;
             xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
             lo.groups = groups;

@@ -142,15 +142,15 @@ static void run_stress(driver *d, xwg_barrier_algo algo)
         bad += found;
         total += episodes;
         groups = info.groups;
-        fprintf(stderr, "\rstress %s: launch %u of %u", xwg_barrier_algo_name(algo), i + 1,
-                d->launches);
+        fprintf(stderr, "\rstress %s: launch %u of %u",
+                xwg_barrier_algo_name(algo), i + 1, d->launches);
     }
     fprintf(stderr, "\n");
     /* Fewer groups than asked for test less than they claim: one group
      * synchronises with nobody. */
     int enough = groups >= d->min_groups;
-    report(d, "stress", xwg_barrier_algo_name(algo), groups, total, bad, now_s() - start,
-           err == XWG_SUCCESS && bad == 0 && enough,
+    report(d, "stress", xwg_barrier_algo_name(algo), groups, total, bad,
+           now_s() - start, err == XWG_SUCCESS && bad == 0 && enough,
            err != XWG_SUCCESS ? xwg_status_name(err)
            : enough           ? ""
                               : "fewer groups than --min-groups");
@@ -184,8 +184,8 @@ static void run_jacobi(driver *d, xwg_barrier_algo algo)
     unsigned long long mismatches = 0;
     for (unsigned i = 0; i < n; i++)
         mismatches += memcmp(&got[i], &want[i], sizeof(float)) != 0;
-    report(d, "jacobi", xwg_barrier_algo_name(algo), info.groups, iters, mismatches,
-           seconds, err == XWG_SUCCESS && mismatches == 0,
+    report(d, "jacobi", xwg_barrier_algo_name(algo), info.groups, iters,
+           mismatches, seconds, err == XWG_SUCCESS && mismatches == 0,
            err == XWG_SUCCESS ? "" : xwg_status_name(err));
     clReleaseMemObject(da);
     clReleaseMemObject(db);
@@ -210,7 +210,8 @@ static void run_misuse(driver *d, const char *name, cl_uint groups, int skip,
     double start = now_s();
     int err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
     char variant[64];
-    snprintf(variant, sizeof variant, "%s/%s", name, xwg_barrier_algo_name(algo));
+    snprintf(variant, sizeof variant, "%s/%s", name,
+             xwg_barrier_algo_name(algo));
     report(d, "misuse", variant, info.groups, 0, 0, now_s() - start,
            err == XWG_ERROR_BARRIER_TIMEOUT, xwg_status_name(err));
     clReleaseMemObject(out);
@@ -263,8 +264,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (d.algo != NULL && strcmp(d.algo, "xf") && strcmp(d.algo, "counter") &&
-        strcmp(d.algo, "tree")) {
+    int known = d.algo == NULL;
+    for (int a = XWG_BARRIER_XF; a <= XWG_BARRIER_TREE && !known; a++)
+        known = !strcmp(d.algo, xwg_barrier_algo_name((xwg_barrier_algo)a));
+    if (!known) {
         fprintf(stderr, "barrier_driver: --algo takes xf, counter or tree\n");
         return 2;
     }

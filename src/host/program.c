@@ -55,6 +55,9 @@ static char *concat(const char *a, const char *b, const char *c,
 #define XWG__SET_DEFINE "XWG__BARRIERS="
 #define XWG__ALL_BARRIERS                                                     \
     (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
+/* A default context's: the two that its launches choose between. */
+#define XWG__DEFAULT_BARRIERS                                                 \
+    (1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 
 /* The barrier set that build options define: 0 where they define none,
  * -1 where the value is not a plain number (decimal or 0x, with an
@@ -153,7 +156,7 @@ int xwg__program_build(xwg_context *ctx, const char *source,
                  " -D" XWG__SET_DEFINE "%uu",
                  ctx->info.barrier != XWG_BARRIER_DEFAULT
                      ? 1u << ctx->info.barrier
-                     : 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE);
+                     : XWG__DEFAULT_BARRIERS);
     char *full_source =
         concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
     char *full_options = concat(std, " -cl-kernel-arg-info ",
