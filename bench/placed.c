@@ -5,7 +5,10 @@
  * moved to N places in a buffer of the bench's, 64 KiB + 128 B apart as
  * the floor's are, zeroed before every launch: rows
  * barrier/<algo>@min/median/max-of-N at full occupancy. (On the H200 the
- * spread was a few per cent: placement is no lever.) This file held two
+ * spread was a few per cent: placement is no lever.) With --prototypes,
+ * four prototype kernels of the tree's flat wake run in the same buffer
+ * (rows barrier/proto_*): cluster counts that grow or reset, and the
+ * episode count in a register or in local memory. This file held two
  * prototypes in commit 5bfaae4 (--stripes: a striped counter, and the
  * flat wake without its reset on the arrival path); in the library's
  * barrier (commit d10551a) neither kept its gain: results/README.md.
@@ -27,7 +30,54 @@ const char placed_source[] =
     "    placed.state = words + base;\n"
     "    for (uint i = 0; i < count && !xwg_failed_of(placed); i++)\n"
     "        xwg_barrier_of(placed);\n"
-    "}\n";
+    "}\n"
+    /* Prototypes of the tree's flat wake (--prototypes), with clusters of
+     * XWG__TREE_FANIN as the library's: MONO 1 lets cluster counts grow
+     * (the last of cluster c in episode e brings it to e * members), 0
+     * resets them as the library does; LOCAL_EPISODES 1 keeps the episode
+     * count in local memory as the library does, 0 in a register. */
+    "#define XWG__PROTO_TREE(name, MONO, LOCAL_EPISODES)\\\n"
+    "__kernel void name(uint count, volatile __global xwg_word *words,\\\n"
+    "                   uint base, XWG_STATE)\\\n"
+    "{\\\n"
+    "    XWG_DISCOVER();\\\n"
+    "    __local uint failed, episodes;\\\n"
+    "    const uint g = xwg_group_id(), n = xwg_num_groups();\\\n"
+    "    const uint fanin = XWG__TREE_FANIN;\\\n"
+    "    const uint cluster = g / fanin, clusters = (n + fanin - 1u) / fanin;\\\n"
+    "    const uint members = min(fanin, n - cluster * fanin);\\\n"
+    "    volatile __global xwg_word *top = &words[base + XWG__W_COUNTER];\\\n"
+    "    volatile __global xwg_word *sub =\\\n"
+    "        &words[base + XWG__W_FLAGS + cluster * XWG__LINE_WORDS];\\\n"
+    "    const uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;\\\n"
+    "    const uint bound = XWG_SELF.watchdog;\\\n"
+    "    if (get_local_id(0) == 0) { failed = 0u; episodes = 0u; }\\\n"
+    "    for (uint e = 1; e <= count; e++) {\\\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\\\n"
+    "        if (get_local_id(0) == 0) {\\\n"
+    "            const uint ep = LOCAL_EPISODES ? ++episodes : e;\\\n"
+    "            const uint before = (ep - 1u) & 1u ? XWG__SENSE : 0u;\\\n"
+    "            uint last = 0u;\\\n"
+    "            uint old = xwg__fetch_add_acq_rel(sub, 1u);\\\n"
+    "            if (MONO ? old + 1u == ep * members : old == members - 1u) {\\\n"
+    "                if (!MONO)\\\n"
+    "                    xwg__store_relaxed(sub, 0u);\\\n"
+    "                last = (((xwg__fetch_add_acq_rel(top, add) + add) ^\\\n"
+    "                         before) & XWG__SENSE) != 0u;\\\n"
+    "            }\\\n"
+    "            if (!last && xwg__await_change(top, before, XWG__SENSE,\\\n"
+    "                                           XWG_SELF.state, bound))\\\n"
+    "                failed = 1u;\\\n"
+    "        }\\\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\\\n"
+    "        if (failed)\\\n"
+    "            return;\\\n"
+    "    }\\\n"
+    "}\n"
+    "XWG__PROTO_TREE(proto_mono, 1, 0)\n"
+    "XWG__PROTO_TREE(proto_reset, 0, 0)\n"
+    "XWG__PROTO_TREE(proto_mono_localep, 1, 1)\n"
+    "XWG__PROTO_TREE(proto_reset_localep, 0, 1)\n";
 
 /* Where placement i's words start, in words (the floor's spacing), and the
  * buffer for n placements (each region is far below 64 KiB). */
@@ -123,6 +173,20 @@ void measure_placed(bench *b, size_t local, cl_uint groups)
     for (int a = 0; a < 2; a++)
         if (bench_measures(b, swept[a]))
             placed_sweep(b, placed, words, local, groups, swept[a]);
+    static const char *protos[] = {"proto_mono", "proto_reset",
+                                   "proto_mono_localep",
+                                   "proto_reset_localep"};
+    for (int i = 0; b->prototypes && i < 4; i++) {
+        cl_kernel k = clCreateKernel(b->prog, protos[i], &err);
+        double us = per_barrier_us(b, k, local, groups, XWG_BARRIER_DEFAULT,
+                                   words, 0);
+        char row_name[96];
+        snprintf(row_name, sizeof row_name, "barrier/%s%s%s", protos[i],
+                 *b->tag ? "+" : "", b->tag);
+        if (!isnan(us))
+            row(b, row_name, local, "full", groups, us);
+        clReleaseKernel(k);
+    }
     clReleaseKernel(placed);
     clReleaseMemObject(words);
 }

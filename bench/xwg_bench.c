@@ -39,6 +39,8 @@
  *                               pingpong@min/median/max-of-N and
  *                               barrier/ALGO@min/median/max-of-N; see
  *                               placed.c)
+ *          [--prototypes]      (also the tree's flat-wake prototypes of
+ *                               placed.c, at full occupancy)
  *          [--cpu-baselines]   (also a pthread and a spin barrier on the
  *                               host: see cpu_barriers.c)
  */
@@ -240,7 +242,7 @@ static void measure_size(bench *b, size_t local)
                      *b->tag ? "+" : "", b->tag);
             row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
         }
-        if (o == 0 && b->placements)
+        if (o == 0 && (b->placements || b->prototypes))
             measure_placed(b, local, groups);
         if (b->barriers_only)
             continue;
@@ -316,6 +318,7 @@ int main(int argc, char **argv)
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
         if (!strcmp(o, "--barriers-only")) { b.barriers_only = 1; continue; }
+        if (!strcmp(o, "--prototypes")) { b.prototypes = 1; continue; }
         i++;
         if (!strcmp(o, "--platform-name")) platform = v;
         else if (!strcmp(o, "--local-sizes")) sizes = v;

@@ -340,6 +340,15 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
  * wake | arrivals in this episode. Either wake brings the count back to 0,
  * so a clean state after a launch is zeros below the top bits, whichever
  * wake the next launch takes. Work-item 0 only. */
+/* XWG_TUNE_TREE_BROADCAST=1 (measured, not shipped): nobody polls the
+ * grid counter; every group polls its own cluster's word, and the last
+ * arrival at the grid counter wakes every cluster (a release fence, then
+ * one relaxed add per cluster word that flips its top bit and zeroes its
+ * count). On the H200 it lost at 1056 groups (2.27 us against 1.76):
+ * polls and arrivals then meet at the same words. */
+#ifndef XWG_TUNE_TREE_BROADCAST
+#define XWG_TUNE_TREE_BROADCAST 0
+#endif
 #ifndef XWG_TUNE_TREE_FLAT_MAX
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
@@ -362,6 +371,22 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
     uint old = XWG__COMBINE_ADD(sub, 1u);
+#if XWG_TUNE_TREE_BROADCAST
+    if ((old & ~XWG__SENSE) != members - 1u)
+        return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
+    {
+        uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
+        if (!xwg__grid_arrive(top, add, before))
+            return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
+        xwg__fence_release();
+        volatile XWG__GLOBAL_WORD *words = &self.state[XWG__W_FLAGS];
+        for (uint c = 0u; c < clusters; c++) {
+            uint m = min(XWG__TREE_FANIN, self.num_groups - c * XWG__TREE_FANIN);
+            xwg__add_relaxed(&words[c * XWG__LINE_WORDS], XWG__SENSE - m);
+        }
+        return 0u;
+    }
+#endif
     if ((old & ~XWG__SENSE) != members - 1u) {
         /* B3/B4 (a member). Flat: wait for the grid counter's flip, whose
          * release sequences hold the arrival of the last of our cluster,

@@ -4,7 +4,10 @@
 checks that each such line still holds that code, so the specification
 cannot silently drift from the kernels it describes.
 
-Usage: check_spec_refs.py [ROOT]   (exit 1 on any stale reference)
+Usage: check_spec_refs.py [--fix] [ROOT]   (exit 1 on any stale reference)
+  --fix  moves each stale reference to the line nearest its old one that
+         now holds its code, and rewrites docs/spec.md (check the moves:
+         with copies of a line, the nearest may not be the one meant)
 """
 import os
 import re
@@ -13,9 +16,38 @@ import sys
 REF = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
 
 
+def fix(spec_path, root):
+    """Moves each stale reference to the nearest line holding its code."""
+    raw = open(spec_path, encoding="utf-8").read()
+    files = {}
+
+    def move(m):
+        path, line, code = m.group(1), int(m.group(2)), m.group(3)
+        code = re.sub(r"\s+", " ", code).strip()
+        lines = files.setdefault(path, open(
+            os.path.join(root, path), encoding="utf-8").read().splitlines())
+        if 0 < line <= len(lines) and code in lines[line - 1]:
+            return m.group(0)
+        hits = [i + 1 for i, l in enumerate(lines) if code in l]
+        if not hits:
+            return m.group(0)
+        nearest = min(hits, key=lambda h: abs(h - line))
+        return m.group(0).replace(":%d`" % line, ":%d`" % nearest, 1)
+    wrapped = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
+    open(spec_path, "w", encoding="utf-8").write(wrapped.sub(move, raw))
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+    args = sys.argv[1:]
+    if args and args[0] == "--fix":
+        args = args[1:]
+        do_fix = True
+    else:
+        do_fix = False
+    root = args[0] if args else os.path.dirname(
         os.path.dirname(os.path.abspath(__file__)))
+    if do_fix:
+        fix(os.path.join(root, "docs", "spec.md"), root)
     text = open(os.path.join(root, "docs", "spec.md"), encoding="utf-8").read()
     text = re.sub(r"\s*\n\s*", " ", text)  # references may wrap
     checked, stale = 0, 0

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# run_h200_explore.sh - exploration run 3 on the GPU machine, into
+# $OUT/barrier-h200.csv (label xwg-nvidia-explore3): the tree's broadcast
+# wake (XWG_TUNE_TREE_BROADCAST=1: the last arrival at the grid counter
+# wakes every cluster; nobody polls the grid counter) against the shipped
+# tree, each compiled alone, at several cluster sizes; the tree with its
+# cluster wake compiled out (is its code beside the flat wake a cost?);
+# the default set with the broadcast wake; and grid.sync() in the same run
+# (label cuda-explore3-STEP). Steps (the argument): wake (commit of the
+# broadcast wake), protos (the flat-wake prototypes of bench/placed.c).
+set -uo pipefail
+out=${OUT:-./h200-out}
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
+csv="$out/barrier-h200.csv"
+rm -f "$csv"
+bench=/tmp/xwg-build/xwg-bench
+label=xwg-nvidia-explore3
+variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
+  local tag=$1 algos=$2 options=$3
+  shift 3
+  echo "== variant $tag" >&2
+  env "$@" timeout 120 $bench --platform-name NVIDIA --csv "$csv" \
+      --label $label --barriers-only --tag "$tag" --algos "$algos" \
+      --build-options "$options" ${EXTRA:-} >&2
+}
+step=${1:-wake}
+if [ "$step" = wake ]; then
+variant only tree "" XWG_BARRIER=tree
+variant bcast tree -DXWG_TUNE_TREE_BROADCAST=1 XWG_BARRIER=tree
+variant flatonly tree -DXWG_TUNE_TREE_FLAT_MAX=0xffffffffu XWG_BARRIER=tree
+for f in ${FANINS:-32 64 128 192}; do
+  variant bcast-fanin$f tree \
+      "-DXWG_TUNE_TREE_BROADCAST=1 -DXWG__TREE_FANIN=${f}u" XWG_BARRIER=tree
+done
+variant bcast-default counter,tree,default -DXWG_TUNE_TREE_BROADCAST=1
+variant only-repeat tree "" XWG_BARRIER=tree
+fi
+if [ "$step" = protos ]; then
+  # The tree's flat wake as four prototype kernels (bench/placed.c,
+  # --prototypes): counts that grow or reset, the episode count in a
+  # register or in local memory; beside the library's tree with its words
+  # in the same zeroed buffer (--placements 1), twice each.
+  for r in 1 2; do
+    EXTRA="--prototypes --placements 1" variant protos$r tree \
+        "-DXWG__TREE_FANIN=96u" XWG_BARRIER=tree
+  done
+  $bench --platform-name NVIDIA --csv "$csv" --label $label --barriers-only \
+      --tag protos-default --algos tree,default --prototypes --placements 1 \
+      --build-options "-DXWG__TREE_FANIN=96u" >&2
+fi
+echo "== CUDA grid.sync()" >&2
+nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
+    timeout 200 /tmp/gridsync 256 10256 0 | sed "s/^cuda,/cuda-explore3-$step,/" >> "$csv"
+cat "$csv" >&2
