@@ -97,7 +97,8 @@ inline void xwg_fence_system(void)
 /* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER, never shipped):
  * 1 a no-op barrier, 2 no work-group barriers, 3 and 4 weakened orders
  * (below), 5 the tree's flat wake without its reset of the cluster's
- * count, 6 every grid arrival taken for the last. The stress tests must
+ * count, 6 every grid arrival taken for the last, 7 the episode count
+ * not kept between barriers. The stress tests must
  * fail on each (tests/CMakeLists.txt; 3 and 4 only on hardware that
  * reorders). */
 
@@ -249,13 +250,20 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
  * every sum short of all n stays below the top bit), and the low bits are
  * back where they started: no reset between episodes. The host zeroes the
  * counter before every launch, so before a group's episode e (counted
- * from 0 in local memory) the top bit is e's parity. */
+ * from 0, in a private variable: xwg_self.episodes) the top bit is e's
+ * parity. */
 
 /* Begins this group's next episode (counts it) and returns the grid
  * counter's top bit as it stands before that episode. Work-item 0 only. */
 inline uint xwg__begin_episode(xwg_self self)
 {
-    uint e = self.shared[XWG__SH_EPISODES]++;
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 7
+    /* TEST ONLY: the count never kept, as if each copy of xwg_self held
+     * its own: every episode takes the first one's parity. */
+    uint e = *self.episodes;
+#else
+    uint e = (*self.episodes)++;
+#endif
     return (e & 1u) ? XWG__SENSE : 0u;
 }
 
@@ -340,15 +348,6 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
  * wake | arrivals in this episode. Either wake brings the count back to 0,
  * so a clean state after a launch is zeros below the top bits, whichever
  * wake the next launch takes. Work-item 0 only. */
-/* XWG_TUNE_TREE_BROADCAST=1 (measured, not shipped): nobody polls the
- * grid counter; every group polls its own cluster's word, and the last
- * arrival at the grid counter wakes every cluster (a release fence, then
- * one relaxed add per cluster word that flips its top bit and zeroes its
- * count). On the H200 it lost at 1056 groups (2.27 us against 1.76):
- * polls and arrivals then meet at the same words. */
-#ifndef XWG_TUNE_TREE_BROADCAST
-#define XWG_TUNE_TREE_BROADCAST 0
-#endif
 #ifndef XWG_TUNE_TREE_FLAT_MAX
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
@@ -371,22 +370,6 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
     uint old = XWG__COMBINE_ADD(sub, 1u);
-#if XWG_TUNE_TREE_BROADCAST
-    if ((old & ~XWG__SENSE) != members - 1u)
-        return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
-    {
-        uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-        if (!xwg__grid_arrive(top, add, before))
-            return xwg__await_change(sub, old, XWG__SENSE, self.state, bound);
-        xwg__fence_release();
-        volatile XWG__GLOBAL_WORD *words = &self.state[XWG__W_FLAGS];
-        for (uint c = 0u; c < clusters; c++) {
-            uint m = min(XWG__TREE_FANIN, self.num_groups - c * XWG__TREE_FANIN);
-            xwg__add_relaxed(&words[c * XWG__LINE_WORDS], XWG__SENSE - m);
-        }
-        return 0u;
-    }
-#endif
     if ((old & ~XWG__SENSE) != members - 1u) {
         /* B3/B4 (a member). Flat: wait for the grid counter's flip, whose
          * release sequences hold the arrival of the last of our cluster,
@@ -483,7 +466,7 @@ inline void xwg__xf_release(xwg_self self)
  * where it is not defined. The launch's algorithm is chosen at run time
  * among them, or at compile time where there is one. The code of the
  * others costs even where it never runs: on the H200 at 264 groups the
- * counter takes 0.98 us alone, 1.00 beside the tree and 1.06 beside the
+ * counter takes 0.94 us alone, 0.96 beside the tree and 1.04 beside the
  * tree and XF (results/README.md, `+only`, `+all`). (The counter is the
  * dispatch's last branch, so a caller's own set without it, such as xf and
  * tree, still compiles it; the library's sets never leave it out idly.) */

@@ -537,11 +537,20 @@ def section_barrier(rep):
     fanin96 = [r for r in rows if r["file"] == "barrier-stress-h200.csv"
                and r["label"] == "nvidia-fanin96" and r["test"] == "stress"]
     if fanin96:
-        out += ["", "The tree with the clusters of 96 groups that now ship "
-                "(label *nvidia-fanin96*; the rows above ran clusters of "
-                "64): %s checked episodes, %s wrong values." % (
+        out += ["", "The tree with clusters of 96 groups when they first "
+                "shipped (label *nvidia-fanin96*, on the code of that day): "
+                "%s checked episodes, %s wrong values." % (
                     "{:,}".format(sum(int(r["episodes"]) for r in fanin96)),
                     sum(int(r["errors"]) for r in fanin96))]
+    helper = [r for r in rows if r["file"] == "barrier-stress-h200.csv"
+              and r["label"] == "nvidia-helper" and r["test"] == "stress"]
+    if helper:
+        out += ["", "The stress kernel with its second barrier called "
+                "through a helper that takes `xwg_self` by value, as it is "
+                "now (label *nvidia-helper*; the rows above called both "
+                "directly): %s checked episodes, %s wrong values." % (
+                    "{:,}".format(sum(int(r["episodes"]) for r in helper)),
+                    sum(int(r["errors"]) for r in helper))]
     variants = [r for r in rows if "variant-" in r["label"] and
                 r["test"] == "stress"]
     if variants:
@@ -803,11 +812,15 @@ def section_performance(rep):
                  "the tree compiled alone, with other cluster sizes",
                  "xwg-nvidia-edd99f5": "commit edd99f5: the run before "
                  "the last (all three algorithms in every program)",
-                 "xwg-nvidia-f24d72f": "commit f24d72f (the shipped code), "
-                 "the tree's cluster size at 1056 groups",
-                 "xwg-nvidia-repeat1": "shipped code, repeat 1",
-                 "xwg-nvidia-repeat2": "shipped code, repeat 2",
-                 "xwg-nvidia-repeat3": "shipped code, repeat 3",
+                 "xwg-nvidia-f24d72f": "commit f24d72f (the episode count "
+                 "in local memory): its full run, and the tree's cluster "
+                 "size at 1056 groups",
+                 "xwg-nvidia-explore3": "exploration run 3: commits "
+                 "0cfcb59 (broadcast wake, prototypes) and the shipped "
+                 "code (private episode count, sweep)",
+                 "xwg-nvidia-repeat1": "commit f24d72f's code, repeat 1",
+                 "xwg-nvidia-repeat2": "commit f24d72f's code, repeat 2",
+                 "xwg-nvidia-repeat3": "commit f24d72f's code, repeat 3",
                  "xwg-nvidia": "shipped code"}
         vrows = []
         for label in ("xwg-nvidia-v1", "xwg-nvidia-atom",
@@ -816,7 +829,7 @@ def section_performance(rep):
                       "xwg-nvidia-8657fbd", "xwg-nvidia-edd99f5",
                       "xwg-nvidia-f24d72f", "xwg-nvidia-repeat1",
                       "xwg-nvidia-repeat2", "xwg-nvidia-repeat3",
-                      "xwg-nvidia"):
+                      "xwg-nvidia-explore3", "xwg-nvidia"):
             for lab, variant in variants:
                 if lab != label:
                     continue
@@ -848,7 +861,15 @@ def section_performance(rep):
                 "wake, clusters of 32): `ret`, the returning arrival; "
                 "`flat`, the flat wake; `sleepN`, a `nanosleep` of N ns "
                 "after each failed poll (lost everywhere, not kept); and "
-                "their combinations):", "",
+                "their combinations. Exploration run 3's: `bcast`, the "
+                "broadcast wake; `flatonly`, the tree with its cluster "
+                "wake compiled out; `proto_*`, the flat-wake prototypes "
+                "(`mono`: counts that grow, `reset`: reset as shipped; "
+                "`localep`: the episode count in local memory, else in a "
+                "register); `@...-of-1`, the library's tree in the "
+                "prototypes' buffer; `privep`, the episode count in a "
+                "private variable, as shipped since; `sweep-*`, the knobs "
+                "on that code):", "",
                 md_table(["code", "variant", "64", "256", "1024"], vrows,
                          "llrrr")]
         occ_rows = []
@@ -905,20 +926,20 @@ def section_performance(rep):
         d256 = get("xwg-nvidia", "barrier/default", 256)
         rb256 = get("xwg-nvidia", "relaunch/readback", 256)
         rbx = rb256 / d256 if rb256 and d256 else None
-        # The same goal in the run before (commit edd99f5: all three
-        # algorithms in the default's programs), for run-to-run noise.
-        g_prev = get("cuda-edd99f5", "grid.sync", 256)
-        t_prev = get("xwg-nvidia-edd99f5", "barrier/tree+only", 256)
-        if g_prev and t_prev:
-            goals.append("at 256 the ratio sits at the goal within "
-                         "run-to-run noise: the run before, the tree "
-                         "compiled alone took %s us against `grid.sync()`'s "
-                         "%s (%.3f x), this run %s against %s" % (
-                             fmt(t_prev), fmt(g_prev), t_prev / g_prev,
-                             fmt(get("xwg-nvidia", "barrier/tree+only", 256)),
-                             fmt(get("cuda", "grid.sync", 256))))
-        # Repeats of the shipped default against grid.sync(), each pair
-        # in one run of the same script (labels xwg-nvidia-repeatN).
+        # Other runs of the shipped code in this session, each beside its
+        # own grid.sync() (exploration run 3, tags privep1 and privep2).
+        others = []
+        for tag in ("privep1", "privep2"):
+            d = get("xwg-nvidia-explore3", "barrier/default+" + tag, 256)
+            g = get("cuda-explore3-privep", "grid.sync", 256)
+            if d and g:
+                others.append(d / g)
+        if others:
+            goals.append("the same code in two more runs (exploration run "
+                         "3, `+privep1`, `+privep2`): %s x at 256" %
+                         " and ".join("%.3f" % r for r in others))
+        # Repeats of the default before its episode count moved to a
+        # register (labels xwg-nvidia-repeatN, the code of f24d72f).
         reps = []
         for i in range(1, 10):
             for size in (256, 1024):
@@ -926,13 +947,16 @@ def section_performance(rep):
                 g = get("cuda-repeat%d" % i, "grid.sync", size)
                 if d and g:
                     reps.append((size, d / g))
+        spans = []
         for size in (256, 1024):
             rs = [r for sz, r in reps if sz == size]
             if rs:
-                goals.append("%d repeats of the default against "
-                             "`grid.sync()` at %d work-items, in a later "
-                             "run: %.3f to %.3f x" % (
-                                 len(rs), size, min(rs), max(rs)))
+                spans.append("%.3f to %.3f x at %d" % (min(rs), max(rs),
+                                                       size))
+        if spans:
+            goals.append("before that (the episode count in local memory, "
+                         "%d repeats): %s" % (len(reps) // len(spans),
+                                              " and ".join(spans)))
         out += ["", "Against the goals: " + "; ".join(goals) + ". Against "
                 "the OpenCL relaunch at 256 (goal >= 10 x): %s x faster than "
                 "a relaunch that waits for each launch's result (%s), %s x "
@@ -1112,6 +1136,70 @@ def section_performance(rep):
                     v("xwg-nvidia-8657fbd", "barrier/tree+only-fanin128",
                       64),
                     fan_spread())]
+
+        def e3(variant, size=256):
+            return v("xwg-nvidia-explore3", variant, size)
+
+        def e3_range(variants, size=256):
+            vals = [get("xwg-nvidia-explore3", x, size) for x in variants]
+            vals = [x for x in vals if x is not None]
+            return ("%s-%s" % (fmt(min(vals)), fmt(max(vals)))
+                    if vals else "-")
+        out += ["", "What took the default at 256 work-items clear of its "
+                "goal (exploration run 3, `xwg-nvidia-explore3`, "
+                "`scripts/run_h200_explore.sh STEP`). *A broadcast wake* "
+                "(`+bcast`; commit 0cfcb59, taken out again): nobody polls "
+                "the grid counter; the last arrival there wakes every "
+                "cluster through its cluster word, so 1056 pollers no "
+                "longer queue at one L2 slice. It lost: %s us at 1056 "
+                "groups against %s for the tree of the time in the same "
+                "run, and "
+                "%s over clusters of 32 to 192, since polls then meet their "
+                "cluster's arrivals at one word, which the flat wake "
+                "avoids. *What the monotree prototype had that the library "
+                "lacked*: four prototype kernels of the flat wake "
+                "(`bench/placed.c`, `--prototypes`, clusters of 96) split "
+                "the gap. Counts that grow instead of being reset "
+                "(`proto_mono`) against the library's reset "
+                "(`proto_reset`): %s against %s us at 1056 groups, no "
+                "difference. The episode count in local memory, as the "
+                "library kept it, against a register: %s against %s "
+                "(`proto_mono_localep`, `proto_mono`). So the episode count "
+                "now lives in a private variable that `XWG_DISCOVER()` "
+                "declares and `xwg_self` points to, which the compiler "
+                "keeps in a register once it has inlined the barrier: the "
+                "tree compiled alone went from %s to %s us at 1056 groups "
+                "(`+protos1` and `+privep-only`, each in a run of its own "
+                "step), and the default from %s to %s (`+protos-default`, "
+                "`+privep1`) there and from %s to %s at 264 groups, where "
+                "it runs the counter. "
+                "The cluster wake's code beside the flat wake costs "
+                "nothing (`+flatonly`, compiled out: %s against %s). The "
+                "knobs, swept again on the new code (`+sweep-*`), keep "
+                "their shipped values: at 1056 groups the tree took %s with "
+                "clusters of 96 and %s with 48 to 192; polls that each "
+                "acquire (`collect0`) %s and an acquire fence "
+                "(`collect2`) %s, against %s." % (
+                    e3("barrier/tree+bcast"), e3("barrier/tree+only"),
+                    e3_range(["barrier/tree+bcast-fanin%d" % f
+                              for f in (32, 64, 128, 192)]),
+                    e3("barrier/proto_mono+protos1"),
+                    e3("barrier/proto_reset+protos1"),
+                    e3("barrier/proto_mono_localep+protos1"),
+                    e3("barrier/proto_mono+protos1"),
+                    e3("barrier/tree+protos1"),
+                    e3("barrier/tree+privep-only"),
+                    e3("barrier/default+protos-default"),
+                    e3("barrier/default+privep1"),
+                    e3("barrier/default+protos-default", 1024),
+                    e3("barrier/default+privep1", 1024),
+                    e3("barrier/tree+flatonly"), e3("barrier/tree+only"),
+                    e3("barrier/tree+sweep-fanin96"),
+                    e3_range(["barrier/tree+sweep-fanin%d" % f
+                              for f in (48, 64, 128, 192)]),
+                    e3("barrier/tree+sweep-collect0"),
+                    e3("barrier/tree+sweep-collect2"),
+                    e3("barrier/tree+privep1"))]
     if pocl:
         def pget(variant):
             for r in pocl:

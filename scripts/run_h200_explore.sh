@@ -6,8 +6,11 @@
 # tree, each compiled alone, at several cluster sizes; the tree with its
 # cluster wake compiled out (is its code beside the flat wake a cost?);
 # the default set with the broadcast wake; and grid.sync() in the same run
-# (label cuda-explore3-STEP). Steps (the argument): wake (commit of the
-# broadcast wake), protos (the flat-wake prototypes of bench/placed.c).
+# (label cuda-explore3-STEP). Steps (the argument): wake (the broadcast
+# wake: it needs commit 0cfcb59, as the knob was taken out after it),
+# protos (the flat-wake prototypes of bench/placed.c; 0cfcb59), privep
+# (the episode count in a private variable, as shipped since) and sweep
+# (the tuning knobs again on that code).
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -48,6 +51,27 @@ if [ "$step" = protos ]; then
   $bench --platform-name NVIDIA --csv "$csv" --label $label --barriers-only \
       --tag protos-default --algos tree,default --prototypes --placements 1 \
       --build-options "-DXWG__TREE_FANIN=96u" >&2
+fi
+if [ "$step" = privep ]; then
+  # The episode count in a private variable (xwg_self.episodes), beside
+  # the prototypes: the default set and each algorithm compiled alone.
+  for r in 1 2; do
+    EXTRA="--prototypes" variant privep$r counter,tree,default \
+        "-DXWG__TREE_FANIN=96u"
+  done
+  variant privep-only tree "-DXWG__TREE_FANIN=96u" XWG_BARRIER=tree
+  variant privep-only counter "-DXWG__TREE_FANIN=96u" XWG_BARRIER=counter
+fi
+if [ "$step" = sweep ]; then
+  # The tuning knobs again, on the private episode count.
+  variant sweep-collect0 counter,tree -DXWG_TUNE_COLLECT=0
+  variant sweep-collect2 counter,tree -DXWG_TUNE_COLLECT=2
+  for f in 48 64 128 192; do
+    variant sweep-fanin$f tree -DXWG__TREE_FANIN=${f}u XWG_BARRIER=tree
+  done
+  variant sweep-fanin96 tree -DXWG__TREE_FANIN=96u XWG_BARRIER=tree
+  variant sweep-flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
+  variant sweep-flat tree -DXWG_TUNE_TREE_FLAT_MAX=0xffffffffu XWG_BARRIER=tree
 fi
 echo "== CUDA grid.sync()" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&

@@ -21,8 +21,9 @@
  *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
  *                          work-group barriers, 3 relaxed releases, 4 all
  *                          relaxed, 5 the flat wake without its reset, 6
- *                          every grid arrival taken for the last; the
- *                          stress run must then fail)
+ *                          every grid arrival taken for the last, 7 the
+ *                          episode count not kept; the stress run must
+ *                          then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
  *                          -DXWG__TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run

@@ -12,10 +12,13 @@
  * store; after the barrier it reads the value of the same work-item in
  * another group, a different group each episode, and counts wrong ones
  * (at most 1000 per work-item, so that the 32-bit total cannot wrap).
- * A second barrier keeps the next episode's stores after every read. A
- * barrier that lets any group pass early shows as wrong values. */
+ * A second barrier keeps the next episode's stores after every read,
+ * called through a helper that takes xwg_self by value, as users' helpers
+ * do: both call sites must count the same episodes. A barrier that lets
+ * any group pass early shows as wrong values. */
 static const char stress_source[] =
     "inline uint expected(uint e, uint slot) { return e * 0x9E3779B9u ^ slot; }\n"
+    "inline void settle(xwg_self self) { xwg_barrier_of(self); }\n"
     "__kernel void stress(__global uint *data, __global uint *errors,\n"
     "                     uint episodes, XWG_STATE)\n"
     "{\n"
@@ -29,7 +32,7 @@ static const char stress_source[] =
     "        uint h = n > 1 ? (g + 1 + e % (n - 1)) % n : g;\n"
     "        if (data[h * size + l] != expected(e, h * size + l))\n"
     "            bad++;\n"
-    "        xwg_barrier();\n"
+    "        settle(XWG_SELF);\n"
     "    }\n"
     "    if (bad) /* a 32-bit sum of counts could wrap; saturate */\n"
     "        atomic_add(errors, min(bad, 1000u));\n"

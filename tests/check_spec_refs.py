@@ -5,9 +5,9 @@ checks that each such line still holds that code, so the specification
 cannot silently drift from the kernels it describes.
 
 Usage: check_spec_refs.py [--fix] [ROOT]   (exit 1 on any stale reference)
-  --fix  moves each stale reference to the line nearest its old one that
-         now holds its code, and rewrites docs/spec.md (check the moves:
-         with copies of a line, the nearest may not be the one meant)
+  --fix  moves each stale reference to the one line that now holds its
+         code and rewrites docs/spec.md; where several lines hold it, the
+         reference stays stale, to be moved by hand
 """
 import os
 import re
@@ -17,7 +17,7 @@ REF = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
 
 
 def fix(spec_path, root):
-    """Moves each stale reference to the nearest line holding its code."""
+    """Moves each stale reference whose code sits on exactly one line."""
     raw = open(spec_path, encoding="utf-8").read()
     files = {}
 
@@ -29,10 +29,9 @@ def fix(spec_path, root):
         if 0 < line <= len(lines) and code in lines[line - 1]:
             return m.group(0)
         hits = [i + 1 for i, l in enumerate(lines) if code in l]
-        if not hits:
+        if len(hits) != 1:
             return m.group(0)
-        nearest = min(hits, key=lambda h: abs(h - line))
-        return m.group(0).replace(":%d`" % line, ":%d`" % nearest, 1)
+        return m.group(0).replace(":%d`" % line, ":%d`" % hits[0], 1)
     wrapped = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
     open(spec_path, "w", encoding="utf-8").write(wrapped.sub(move, raw))
 
