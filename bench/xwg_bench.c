@@ -12,6 +12,8 @@
  *                   end; the same difference of two counts, wall time.
  *   relaunch/readback  the same with a blocking read of 4 bytes after each
  *                   launch, as a host loop that checks a convergence flag.
+ *   relaunch/finish  the same with clFinish after each launch: each
+ *                   launch's whole latency.
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
  *                   (release store; polls that acquire as the barriers'
@@ -159,8 +161,16 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
  * With `sink` set, each launch is followed by a blocking read of 4 bytes
  * of it, as a host loop that checks a convergence flag waits for every
  * step; otherwise the launches are enqueued back to back. */
+/* How a relaunch loop waits between launches: not at all (the launches
+ * queue back to back), for a 4-byte read of a result (a convergence
+ * loop), or for clFinish (each launch's whole latency, as the brief's
+ * relaunch figure was taken). */
+enum relaunch_wait { WAIT_NONE, WAIT_READBACK, WAIT_FINISH };
+static const char *const relaunch_rows[] = {"relaunch", "relaunch/readback",
+                                            "relaunch/finish"};
+
 static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
-                          unsigned count, cl_mem sink)
+                          unsigned count, cl_mem sink, enum relaunch_wait wait)
 {
     double t[3];
     size_t global = (size_t)groups * local;
@@ -171,9 +181,11 @@ static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
             clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0,
                                    NULL, NULL);
             cl_uint flag;
-            if (sink)
+            if (wait == WAIT_READBACK)
                 clEnqueueReadBuffer(b->queue, sink, CL_TRUE, 0, sizeof flag,
                                     &flag, 0, NULL, NULL);
+            else if (wait == WAIT_FINISH)
+                clFinish(b->queue);
         }
         clFinish(b->queue);
         t[i] = now_us() - start;
@@ -246,14 +258,13 @@ static void measure_size(bench *b, size_t local)
             measure_placed(b, local, groups);
         if (b->barriers_only)
             continue;
-        for (int readback = 0; readback < 2; readback++) {
-            cl_mem wait_on = readback ? sink : NULL;
-            double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4,
-                                    wait_on);
-            double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4,
-                                    wait_on);
-            row(b, readback ? "relaunch/readback" : "relaunch", local,
-                occ_name[o], groups, (r2 - r1) / ((b->e2 - b->e1) / 4));
+        for (int w = WAIT_NONE; w <= WAIT_FINISH; w++) {
+            double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4, sink,
+                                    (enum relaunch_wait)w);
+            double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4, sink,
+                                    (enum relaunch_wait)w);
+            row(b, relaunch_rows[w], local, occ_name[o], groups,
+                (r2 - r1) / ((b->e2 - b->e1) / 4));
         }
     }
     clReleaseMemObject(sink);

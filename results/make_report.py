@@ -862,7 +862,8 @@ def section_performance(rep):
                 "`flat`, the flat wake; `sleepN`, a `nanosleep` of N ns "
                 "after each failed poll (lost everywhere, not kept); and "
                 "their combinations. Exploration run 3's: `bcast`, the "
-                "broadcast wake; `flatonly`, the tree with its cluster "
+                "broadcast wake; `wakelines`, the broadcast on wake words of their "
+                "own (`wl-base`: the shipped tree in that run); `flatonly`, the tree with its cluster "
                 "wake compiled out; `proto_*`, the flat-wake prototypes "
                 "(`mono`: counts that grow, `reset`: reset as shipped; "
                 "`localep`: the episode count in local memory, else in a "
@@ -957,13 +958,25 @@ def section_performance(rep):
             goals.append("before that (the episode count in local memory, "
                          "%d repeats): %s" % (len(reps) // len(spans),
                                               " and ".join(spans)))
+        relaunch256 = get("xwg-nvidia", "relaunch", 256)
+        floor_min = at_places("xwg-nvidia", "pingpong", "min", 64,
+                              "2 groups")
         out += ["", "Against the goals: " + "; ".join(goals) + ". Against "
                 "the OpenCL relaunch at 256 (goal >= 10 x): %s x faster than "
                 "a relaunch that waits for each launch's result (%s), %s x "
-                "faster than relaunches enqueued back to back (missed)."
+                "faster than relaunches enqueued back to back (missed: 10 x "
+                "against those needs a barrier under %s us, while the "
+                "fastest release/acquire round trip between two groups in "
+                "this run took %s us, and a barrier needs at least one). "
+                "Against the brief's own figure for an OpenCL empty-kernel "
+                "relaunch (13.9 us, `../shared/design.md`, another "
+                "harness), the default is %s x faster."
                 % ("%.2f" % rbx if rbx else "-",
                    "met" if rbx and rbx >= 10 else "missed",
-                   "%.1f" % rel256 if rel256 else "-")]
+                   "%.1f" % rel256 if rel256 else "-",
+                   fmt(relaunch256 / 10) if relaunch256 else "-",
+                   fmt(floor_min),
+                   "%.1f" % (13.9 / d256) if d256 else "-")]
 
         def pl(label, order, which):
             return at_places(label, "pingpong" + order, which, 64,
@@ -1156,7 +1169,12 @@ def section_performance(rep):
                 "run, and "
                 "%s over clusters of 32 to 192, since polls then meet their "
                 "cluster's arrivals at one word, which the flat wake "
-                "avoids. *What the monotree prototype had that the library "
+                "avoids, or so it seemed: on wake words of their own, one "
+                "line per cluster (`+wakelines`, `XWG_TUNE_TREE_WAKE_LINES`, "
+                "also taken out), it took %s against %s, no better: the "
+                "cost lies in the broadcast itself (a release fence and an add per cluster "
+                "by one work-item, then a poll and an acquire at each "
+                "cluster), not in sharing a word with arrivals. *What the monotree prototype had that the library "
                 "lacked*: four prototype kernels of the flat wake "
                 "(`bench/placed.c`, `--prototypes`, clusters of 96) split "
                 "the gap. Counts that grow instead of being reset "
@@ -1183,6 +1201,7 @@ def section_performance(rep):
                     e3("barrier/tree+bcast"), e3("barrier/tree+only"),
                     e3_range(["barrier/tree+bcast-fanin%d" % f
                               for f in (32, 64, 128, 192)]),
+                    e3("barrier/tree+wakelines"), e3("barrier/tree+wl-base"),
                     e3("barrier/proto_mono+protos1"),
                     e3("barrier/proto_reset+protos1"),
                     e3("barrier/proto_mono_localep+protos1"),

@@ -9,8 +9,10 @@
 # (label cuda-explore3-STEP). Steps (the argument): wake (the broadcast
 # wake: it needs commit 0cfcb59, as the knob was taken out after it),
 # protos (the flat-wake prototypes of bench/placed.c; 0cfcb59), privep
-# (the episode count in a private variable, as shipped since) and sweep
-# (the tuning knobs again on that code).
+# (the episode count in a private variable, as shipped since), sweep
+# (the tuning knobs again on that code) and wakelines (the broadcast wake
+# on wake words of their own: commit of XWG_TUNE_TREE_WAKE_LINES, taken
+# out after it; with its stress, label nvidia-wakelines).
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -73,6 +75,22 @@ if [ "$step" = sweep ]; then
   variant sweep-flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
   variant sweep-flat tree -DXWG_TUNE_TREE_FLAT_MAX=0xffffffffu XWG_BARRIER=tree
 fi
+if [ "$step" = wakelines ]; then
+  # The broadcast wake again, on wake words of their own (one line per
+  # cluster after the cluster words), so that polls and arrivals never
+  # meet at one word; and its data-checked stress, 10^6 episodes a size.
+  variant wl-base tree "" XWG_BARRIER=tree
+  variant wakelines tree -DXWG_TUNE_TREE_WAKE_LINES=1 XWG_BARRIER=tree
+  variant wakelines-default counter,tree,default -DXWG_TUNE_TREE_WAKE_LINES=1
+  for l in 256 1024 64; do
+    XWG_BARRIER=tree timeout 60 /tmp/xwg-build/barrier_driver \
+        --platform-name NVIDIA --local-size $l --episodes 100000 \
+        --launches 10 --only stress --build-options \
+        -DXWG_TUNE_TREE_WAKE_LINES=1 --csv "$out/wakelines-stress.csv" \
+        --label nvidia-wakelines >&2
+  done
+fi
+[ "$step" = wakelines ] && { cat "$csv" >&2; exit 0; }
 echo "== CUDA grid.sync()" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync 256 10256 0 | sed "s/^cuda,/cuda-explore3-$step,/" >> "$csv"

@@ -5,21 +5,42 @@ checks that each such line still holds that code, so the specification
 cannot silently drift from the kernels it describes.
 
 Usage: check_spec_refs.py [--fix] [ROOT]   (exit 1 on any stale reference)
-  --fix  moves each stale reference to the one line that now holds its
-         code and rewrites docs/spec.md; where several lines hold it, the
-         reference stays stale, to be moved by hand
+  --fix  moves each stale reference to where its line went since the
+         last commit (the kernel diffed against git's HEAD), or else to
+         the one line that now holds its code, and rewrites docs/spec.md;
+         a reference that neither places stays stale, to be moved by hand
 """
+import difflib
 import os
 import re
+import subprocess
 import sys
 
 REF = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
 
 
+def moved_lines(root, path, now):
+    """{line at HEAD: line now} for the lines of `path` that the diff from
+    git's HEAD keeps; empty where git cannot show HEAD's version."""
+    try:
+        was = subprocess.run(["git", "-C", root, "show", "HEAD:" + path],
+                             capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    where = {}
+    matcher = difflib.SequenceMatcher(None, was, now, autojunk=False)
+    for block in matcher.get_matching_blocks():
+        for k in range(block.size):
+            where[block.a + k + 1] = block.b + k + 1
+    return where
+
+
 def fix(spec_path, root):
-    """Moves each stale reference whose code sits on exactly one line."""
+    """Moves each stale reference to its line's new place, or to the one
+    line that holds its code."""
     raw = open(spec_path, encoding="utf-8").read()
-    files = {}
+    files, moves = {}, {}
 
     def move(m):
         path, line, code = m.group(1), int(m.group(2)), m.group(3)
@@ -28,10 +49,14 @@ def fix(spec_path, root):
             os.path.join(root, path), encoding="utf-8").read().splitlines())
         if 0 < line <= len(lines) and code in lines[line - 1]:
             return m.group(0)
-        hits = [i + 1 for i, l in enumerate(lines) if code in l]
-        if len(hits) != 1:
-            return m.group(0)
-        return m.group(0).replace(":%d`" % line, ":%d`" % hits[0], 1)
+        where = moves.setdefault(path, moved_lines(root, path, lines))
+        to = where.get(line)
+        if to is None or code not in lines[to - 1]:
+            hits = [i + 1 for i, l in enumerate(lines) if code in l]
+            if len(hits) != 1:
+                return m.group(0)
+            to = hits[0]
+        return m.group(0).replace(":%d`" % line, ":%d`" % to, 1)
     wrapped = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
     open(spec_path, "w", encoding="utf-8").write(wrapped.sub(move, raw))
 
