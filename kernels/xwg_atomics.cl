@@ -84,11 +84,6 @@ inline void xwg__fence_acquire(void)
     asm volatile("fence.acq_rel.gpu;" : : : "memory");
 }
 
-inline void xwg__fence_release(void)
-{
-    asm volatile("fence.acq_rel.gpu;" : : : "memory");
-}
-
 #elif defined(XWG_PATH_CL20)
 
 /* A word of xwg state. The state buffer is a plain array of 32-bit words;
@@ -166,12 +161,6 @@ inline void xwg__fence_acquire(void)
                            memory_scope_device);
 }
 
-inline void xwg__fence_release(void)
-{
-    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release,
-                           memory_scope_device);
-}
-
 #elif defined(XWG_PATH_CL12)
 
 typedef uint xwg_word;
@@ -242,11 +231,6 @@ inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 /* No later access of this work-item is performed before the loads that
  * came before the fence. */
 inline void xwg__fence_acquire(void)
-{
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-}
-
-inline void xwg__fence_release(void)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }

@@ -348,16 +348,6 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
  * wake | arrivals in this episode. Either wake brings the count back to 0,
  * so a clean state after a launch is zeros below the top bits, whichever
  * wake the next launch takes. Work-item 0 only. */
-/* XWG_TUNE_TREE_WAKE_LINES=1 (measured, not shipped): up to
- * XWG_TUNE_TREE_FLAT_MAX groups, nobody polls the grid counter; each
- * cluster has a wake word on a line of its own (after the cluster words;
- * clusters of 2 or more groups only, or the state buffer is too short),
- * and the last arrival at the grid counter wakes them all (a release
- * fence, then one relaxed add each). On the H200 it lost at 1056 groups
- * (2.29 us against 1.69), as the broadcast on the cluster words did. */
-#ifndef XWG_TUNE_TREE_WAKE_LINES
-#define XWG_TUNE_TREE_WAKE_LINES 0
-#endif
 #ifndef XWG_TUNE_TREE_FLAT_MAX
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
@@ -376,27 +366,6 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     volatile XWG__GLOBAL_WORD *sub =
         &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
     const uint before = xwg__begin_episode(self);
-#if XWG_TUNE_TREE_WAKE_LINES
-    if (flat) {
-        volatile XWG__GLOBAL_WORD *wakes =
-            &self.state[XWG__W_FLAGS + clusters * XWG__LINE_WORDS];
-        volatile XWG__GLOBAL_WORD *wake = &wakes[cluster * XWG__LINE_WORDS];
-        const uint seen = xwg__load_relaxed(wake);
-        uint o = XWG__COMBINE_ADD(sub, 1u);
-        if ((o & ~XWG__SENSE) != members - 1u)
-            return xwg__await_change(wake, seen, 0xffffffffu, self.state,
-                                     bound);
-        XWG__FLAT_RESET(sub);
-        uint a = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-        if (!xwg__grid_arrive(top, a, before))
-            return xwg__await_change(wake, seen, 0xffffffffu, self.state,
-                                     bound);
-        xwg__fence_release();
-        for (uint c = 0u; c < clusters; c++)
-            xwg__add_relaxed(&wakes[c * XWG__LINE_WORDS], 1u);
-        return 0u;
-    }
-#endif
     /* B2 arrive (cluster): release this group's accesses. acq_rel: the
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
