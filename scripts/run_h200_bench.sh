@@ -24,23 +24,11 @@
 # xwg-pocl16 in results/barrier-h200.csv with $OUT/barrier-h200.csv's;
 # keep the other labels (xwg-nvidia-v1, -atom, -5bfff81: earlier code).
 set -uo pipefail
-out=${OUT:-./h200-out}
-mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
-csv="$out/barrier-h200.csv"
-rm -f "$csv"
-bench=/tmp/xwg-build/xwg-bench
+label=xwg-nvidia
+source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
 timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label xwg-nvidia \
     --dump-binary "$out/bench.ptx" --placements 16 >&2
-variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
-  local tag=$1 algos=$2 options=$3
-  shift 3
-  echo "== variant $tag" >&2
-  env "$@" timeout 120 $bench --platform-name NVIDIA --csv "$csv" \
-      --label xwg-nvidia --barriers-only --tag "$tag" --algos "$algos" \
-      --build-options "$options" >&2
-}
 # The C11 atomics as NVIDIA's OpenCL compiler builds them.
 variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
 variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0

@@ -14,21 +14,8 @@
 # on wake words of their own: commit of XWG_TUNE_TREE_WAKE_LINES, taken
 # out after it; with its stress, label nvidia-wakelines).
 set -uo pipefail
-out=${OUT:-./h200-out}
-mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
-csv="$out/barrier-h200.csv"
-rm -f "$csv"
-bench=/tmp/xwg-build/xwg-bench
 label=xwg-nvidia-explore3
-variant() { # TAG ALGOS OPTIONS [ENVIRONMENT...]
-  local tag=$1 algos=$2 options=$3
-  shift 3
-  echo "== variant $tag" >&2
-  env "$@" timeout 120 $bench --platform-name NVIDIA --csv "$csv" \
-      --label $label --barriers-only --tag "$tag" --algos "$algos" \
-      --build-options "$options" ${EXTRA:-} >&2
-}
+source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 step=${1:-wake}
 if [ "$step" = wake ]; then
 variant only tree "" XWG_BARRIER=tree
