@@ -178,6 +178,11 @@ void measure_placed(bench *b, size_t local, cl_uint groups)
                                    "proto_reset_localep"};
     for (int i = 0; b->prototypes && i < 4; i++) {
         cl_kernel k = clCreateKernel(b->prog, protos[i], &err);
+        if (k == NULL) {
+            fprintf(stderr, "xwg-bench: %s: %s\n", protos[i],
+                    xwg_status_name(err));
+            continue;
+        }
         double us = per_barrier_us(b, k, local, groups, XWG_BARRIER_DEFAULT,
                                    words, 0);
         char row_name[96];

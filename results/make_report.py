@@ -546,9 +546,10 @@ def section_barrier(rep):
               and r["label"] == "nvidia-helper" and r["test"] == "stress"]
     if helper:
         out += ["", "The stress kernel with its second barrier called "
-                "through a helper that takes `xwg_self` by value, as it is "
-                "now (label *nvidia-helper*; the rows above called both "
-                "directly): %s checked episodes, %s wrong values." % (
+                "through a helper that takes `xwg_self` by value (label "
+                "*nvidia-helper*: `barrier_driver --only stress`, 10^6 "
+                "episodes a size, on commit 4bcb157, where that helper "
+                "came in): %s checked episodes, %s wrong values." % (
                     "{:,}".format(sum(int(r["episodes"]) for r in helper)),
                     sum(int(r["errors"]) for r in helper))]
     variants = [r for r in rows if "variant-" in r["label"] and
@@ -927,8 +928,9 @@ def section_performance(rep):
         d256 = get("xwg-nvidia", "barrier/default", 256)
         rb256 = get("xwg-nvidia", "relaunch/readback", 256)
         rbx = rb256 / d256 if rb256 and d256 else None
-        # Other runs of the shipped code in this session, each beside its
-        # own grid.sync() (exploration run 3, tags privep1 and privep2).
+        # Two more runs of the shipped code, in one run of the exploration
+        # script (tags privep1 and privep2), against that run's one
+        # grid.sync().
         others = []
         for tag in ("privep1", "privep2"):
             d = get("xwg-nvidia-explore3", "barrier/default+" + tag, 256)
@@ -936,9 +938,13 @@ def section_performance(rep):
             if d and g:
                 others.append(d / g)
         if others:
-            goals.append("the same code in two more runs (exploration run "
-                         "3, `+privep1`, `+privep2`): %s x at 256" %
-                         " and ".join("%.3f" % r for r in others))
+            goals.append("the same code twice more in one other run "
+                         "(exploration run 3, `+privep1`, `+privep2`, "
+                         "against that run's `grid.sync()`, %s us): %s x "
+                         "at 256" % (fmt(get("cuda-explore3-privep",
+                                             "grid.sync", 256)),
+                                     " and ".join("%.3f" % r
+                                                  for r in others)))
         # Repeats of the default before its episode count moved to a
         # register (labels xwg-nvidia-repeatN, the code of f24d72f).
         reps = []
@@ -1184,7 +1190,8 @@ def section_performance(rep):
                 "cluster), not in sharing a word with arrivals. *What the monotree prototype had that the library "
                 "lacked*: four prototype kernels of the flat wake "
                 "(`bench/placed.c`, `--prototypes`, clusters of 96) split "
-                "the gap. Counts that grow instead of being reset "
+                "the gap between the prototype and the library's tree "
+                "(%s against %s us at 1056 groups, in one run). Counts that grow instead of being reset "
                 "(`proto_mono`) against the library's reset "
                 "(`proto_reset`): %s against %s us at 1056 groups, no "
                 "difference. The episode count in local memory, as the "
@@ -1209,6 +1216,8 @@ def section_performance(rep):
                     e3_range(["barrier/tree+bcast-fanin%d" % f
                               for f in (32, 64, 128, 192)]),
                     e3("barrier/tree+wakelines"), e3("barrier/tree+wl-base"),
+                    e3("barrier/proto_mono+protos1"),
+                    e3("barrier/tree+protos1"),
                     e3("barrier/proto_mono+protos1"),
                     e3("barrier/proto_reset+protos1"),
                     e3("barrier/proto_mono_localep+protos1"),

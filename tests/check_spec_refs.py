@@ -10,6 +10,7 @@ Usage: check_spec_refs.py [--fix] [ROOT]   (exit 1 on any stale reference)
          the one line that now holds its code, and rewrites docs/spec.md;
          a reference that neither places stays stale, to be moved by hand
 """
+import argparse
 import difflib
 import os
 import re
@@ -56,21 +57,22 @@ def fix(spec_path, root):
             if len(hits) != 1:
                 return m.group(0)
             to = hits[0]
+        print("moved: %s:%d -> %d `%s`" % (path, line, to, code))
         return m.group(0).replace(":%d`" % line, ":%d`" % to, 1)
     wrapped = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
     open(spec_path, "w", encoding="utf-8").write(wrapped.sub(move, raw))
 
 
 def main():
-    args = sys.argv[1:]
-    if args and args[0] == "--fix":
-        args = args[1:]
-        do_fix = True
-    else:
-        do_fix = False
-    root = args[0] if args else os.path.dirname(
-        os.path.dirname(os.path.abspath(__file__)))
-    if do_fix:
+    parser = argparse.ArgumentParser(
+        description="Checks docs/spec.md's references into kernels/.")
+    parser.add_argument("--fix", action="store_true",
+                        help="move references that an edit shifted")
+    parser.add_argument("root", nargs="?", default=os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__))))
+    args = parser.parse_args()
+    root = args.root
+    if args.fix:
         fix(os.path.join(root, "docs", "spec.md"), root)
     text = open(os.path.join(root, "docs", "spec.md"), encoding="utf-8").read()
     text = re.sub(r"\s*\n\s*", " ", text)  # references may wrap

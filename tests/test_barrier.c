@@ -10,9 +10,10 @@
  * barriers) the kernels are built with a known-bad barrier, and ctest
  * runs the stress and the Jacobi cases alone (XWG_TEST_CASE), expecting
  * wrong values and mismatches; with 5 (the tree's flat wake without its
- * reset) the tree's stress ends in the watchdog's timeout, and with 6
+ * reset) the tree's stress ends in the watchdog's timeout, with 6
  * (every grid arrival taken for the last) the counter's gives wrong
- * values.
+ * values, and with 7 (the episode count not kept) the counter's and the
+ * tree's end in the timeout.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
