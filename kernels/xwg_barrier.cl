@@ -98,7 +98,8 @@ inline void xwg_fence_system(void)
  * 1 a no-op barrier, 2 no work-group barriers, 3 and 4 weakened orders
  * (below), 5 the tree's flat wake without its reset of the cluster's
  * count, 6 every grid arrival taken for the last, 7 the episode count
- * not kept between barriers. The stress tests must
+ * not kept between barriers, 8 helpers counting episodes of their own
+ * (XWG_SELF, xwg_discovery.cl). The stress tests must
  * fail on each (tests/CMakeLists.txt; 3 and 4 only on hardware that
  * reorders). */
 

@@ -220,6 +220,22 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     return self;
 }
 
+/* XWG_SELF: what a kernel passes to the _of forms below, for helper
+ * functions. Known-bad build 8 (tests only, XWG_TEST_BROKEN_BARRIER=8)
+ * makes it a copy of xwg_self with an episode count of its own, so that
+ * helpers and the kernel's own xwg_barrier() calls count different
+ * episodes: the stress test, which calls both, must fail on it. */
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 8
+#define XWG__BROKEN_SELF_COPY                                                \
+    uint xwg__episodes_8 = 0u;                                               \
+    xwg_self xwg__self_8 = xwg__self;                                        \
+    xwg__self_8.episodes = &xwg__episodes_8;
+#define XWG_SELF xwg__self_8
+#else
+#define XWG__BROKEN_SELF_COPY
+#define XWG_SELF xwg__self
+#endif
+
 /* The first statement of a kernel that has an XWG_STATE parameter. It runs
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
@@ -229,11 +245,11 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     const xwg_self xwg__self =                                               \
         xwg__discover(xwg__state, xwg__shared_ids, &xwg__episodes);          \
     if (xwg__self.num_groups == 0u)                                          \
-    return
+        return;                                                              \
+    XWG__BROKEN_SELF_COPY(void)0
 
 /* Ids relative to the participants, for grid-stride loops. The _of forms
  * take the xwg_self explicitly, for helper functions (pass XWG_SELF). */
-#define XWG_SELF xwg__self
 
 inline uint xwg_group_id_of(xwg_self self) { return self.group_id; }
 inline uint xwg_num_groups_of(xwg_self self) { return self.num_groups; }

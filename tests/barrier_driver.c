@@ -22,8 +22,8 @@
  *                          work-group barriers, 3 relaxed releases, 4 all
  *                          relaxed, 5 the flat wake without its reset, 6
  *                          every grid arrival taken for the last, 7 the
- *                          episode count not kept; the stress run must
- *                          then fail)
+ *                          episode count not kept, 8 helpers counting
+ *                          their own; the stress run must then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
  *                          -DXWG__TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run

@@ -12,8 +12,8 @@
  * wrong values and mismatches; with 5 (the tree's flat wake without its
  * reset) the tree's stress ends in the watchdog's timeout, with 6
  * (every grid arrival taken for the last) the counter's gives wrong
- * values, and with 7 (the episode count not kept) the counter's and the
- * tree's end in the timeout.
+ * values, and with 7 (the episode count not kept) or 8 (helpers counting
+ * episodes of their own) the counter's and the tree's end in the timeout.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
