@@ -931,18 +931,15 @@ def section_performance(rep):
         # Two more runs of the shipped code, in one run of the exploration
         # script (tags privep1 and privep2), against that run's one
         # grid.sync().
-        others = []
-        for tag in ("privep1", "privep2"):
-            d = get("xwg-nvidia-explore3", "barrier/default+" + tag, 256)
-            g = get("cuda-explore3-privep", "grid.sync", 256)
-            if d and g:
-                others.append(d / g)
+        g_other = get("cuda-explore3-privep", "grid.sync", 256)
+        others = [d / g_other for d in (
+            get("xwg-nvidia-explore3", "barrier/default+" + tag, 256)
+            for tag in ("privep1", "privep2")) if d and g_other]
         if others:
             goals.append("the same code twice more in one other run "
                          "(exploration run 3, `+privep1`, `+privep2`, "
                          "against that run's `grid.sync()`, %s us): %s x "
-                         "at 256" % (fmt(get("cuda-explore3-privep",
-                                             "grid.sync", 256)),
+                         "at 256" % (fmt(g_other),
                                      " and ".join("%.3f" % r
                                                   for r in others)))
         # Repeats of the default before its episode count moved to a

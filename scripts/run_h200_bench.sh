@@ -27,7 +27,7 @@ set -uo pipefail
 label=xwg-nvidia
 source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
-timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label xwg-nvidia \
+timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label "$label" \
     --dump-binary "$out/bench.ptx" --placements 16 >&2
 # The C11 atomics as NVIDIA's OpenCL compiler builds them.
 variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20

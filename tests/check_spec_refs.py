@@ -20,6 +20,12 @@ import sys
 REF = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
 
 
+def unwrap(text):
+    """The spec's text with line breaks (and the spaces around them) as
+    single spaces: references and the code they quote may wrap."""
+    return re.sub(r"\s*\n\s*", " ", text)
+
+
 def moved_lines(root, path, now):
     """{line at HEAD: line now} for the lines of `path` that the diff from
     git's HEAD keeps; empty where git cannot show HEAD's version."""
@@ -45,13 +51,16 @@ def fix(spec_path, root):
 
     def move(m):
         path, line, code = m.group(1), int(m.group(2)), m.group(3)
-        code = re.sub(r"\s+", " ", code).strip()
-        lines = files.setdefault(path, open(
-            os.path.join(root, path), encoding="utf-8").read().splitlines())
+        code = unwrap(code).strip()
+        if path not in files:
+            files[path] = open(os.path.join(root, path),
+                               encoding="utf-8").read().splitlines()
+        lines = files[path]
         if 0 < line <= len(lines) and code in lines[line - 1]:
             return m.group(0)
-        where = moves.setdefault(path, moved_lines(root, path, lines))
-        to = where.get(line)
+        if path not in moves:
+            moves[path] = moved_lines(root, path, lines)
+        to = moves[path].get(line)
         if to is None or code not in lines[to - 1]:
             hits = [i + 1 for i, l in enumerate(lines) if code in l]
             if len(hits) != 1:
@@ -59,8 +68,7 @@ def fix(spec_path, root):
             to = hits[0]
         print("moved: %s:%d -> %d `%s`" % (path, line, to, code))
         return m.group(0).replace(":%d`" % line, ":%d`" % to, 1)
-    wrapped = re.compile(r"`(kernels/[\w.]+):(\d+)`,\s*`([^`]+)`")
-    open(spec_path, "w", encoding="utf-8").write(wrapped.sub(move, raw))
+    open(spec_path, "w", encoding="utf-8").write(REF.sub(move, raw))
 
 
 def main():
@@ -75,7 +83,7 @@ def main():
     if args.fix:
         fix(os.path.join(root, "docs", "spec.md"), root)
     text = open(os.path.join(root, "docs", "spec.md"), encoding="utf-8").read()
-    text = re.sub(r"\s*\n\s*", " ", text)  # references may wrap
+    text = unwrap(text)
     checked, stale = 0, 0
     for path, line, code in REF.findall(text):
         lines = open(os.path.join(root, path), encoding="utf-8").read().splitlines()
