@@ -12,11 +12,29 @@
 # (the episode count in a private variable, as shipped since), sweep
 # (the tuning knobs again on that code) and wakelines (the broadcast wake
 # on wake words of their own: commit of XWG_TUNE_TREE_WAKE_LINES, taken
-# out after it; with its stress, label nvidia-wakelines).
+# out after it; with its stress, label nvidia-wakelines). Exploration run
+# 4's step, fences, runs bench/cuda/fences.cu alone (the tree's fences
+# taken away one by one, in CUDA; label cuda-fences, twice) and writes the
+# fences and atomics that each of its kernels compiles to into
+# $OUT/fences-sass.txt.
 set -uo pipefail
 label=xwg-nvidia-explore3
 source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 step=${1:-wake}
+if [ "$step" = fences ]; then
+  nvcc -O3 -arch=sm_90 -o /tmp/fences bench/cuda/fences.cu || exit 1
+  timeout 200 /tmp/fences 256 10256 > "$csv"
+  timeout 200 /tmp/fences 256 10256 | tail -n +2 >> "$csv"
+  # One line per fence, atomic, L1 invalidation or work-group barrier:
+  # KERNEL: INSTRUCTION.
+  cuobjdump -sass /tmp/fences |
+    awk '/Function :/ { f = $3 }
+         /MEMBAR|ATOMG|CCTL|BAR\.SYNC/ {
+           sub(/^ *\/\*[0-9a-f]*\*\/ */, ""); sub(/;.*/, ""); print f ": " $0 }' \
+    > "$out/fences-sass.txt"
+  cat "$csv" >&2
+  exit 0
+fi
 if [ "$step" = wake ]; then
 variant only tree "" XWG_BARRIER=tree
 variant bcast tree -DXWG_TUNE_TREE_BROADCAST=1 XWG_BARRIER=tree
