@@ -983,7 +983,9 @@ def section_performance(rep):
                 "%s x slower than the barrier (%s), "
                 "and against the brief's own figure for an OpenCL "
                 "empty-kernel relaunch (13.9 us, `../shared/design.md`, "
-                "another harness) the default is %s x faster."
+                "another harness) the default is %s x faster (10 x would "
+                "need 1.39 us; exploration run 4, below, shows why the "
+                "tree stops at two device-scope fences above that)."
                 % ("%.2f" % rbx if rbx else "-",
                    "met" if rbx and rbx >= 10 else "missed",
                    "%.1f" % rel256 if rel256 else "-",
@@ -1239,6 +1241,110 @@ def section_performance(rep):
                     e3("barrier/tree+sweep-collect0"),
                     e3("barrier/tree+sweep-collect2"),
                     e3("barrier/tree+privep1"))]
+
+        def f4(variant, size=256):
+            """Exploration run 4 (label cuda-fences): the mean of its runs
+            of a variant of bench/cuda/fences.cu."""
+            us = [float(r["us"]) for r in rows
+                  if r["label"] == "cuda-fences" and
+                  r["variant"] == "fences/" + variant and
+                  r["local_size"] == str(size)]
+            return sum(us) / len(us) if us else None
+        fence_kinds = [
+            ("shipped", "the tree's flat wake as xwg ships it (above 2048 "
+             "groups, at 64 work-items, xwg wakes by cluster instead)"),
+            ("top-relaxed", "BROKEN: the cluster's last arrives at the grid "
+             "counter without its release"),
+            ("all-relaxed", "BROKEN: no release and no acquire anywhere"),
+            ("no-collect", "BROKEN: no acquire load after the wait"),
+            ("sub-release", "BROKEN: the cluster's add a release only"),
+            ("cluster-acq", "waiters acquire every cluster word; the grid "
+             "counter only says go (clusters of 96)"),
+            ("cluster-acq-264", "the same, clusters of 264"),
+            ("cluster-acq-528", "the same, clusters of 528"),
+            ("counter-go", "one counter that nobody polls, and a relaxed go "
+             "flag"),
+            ("counter", "the counter barrier as xwg ships it"),
+            ("counter-relaxed", "BROKEN: the counter's add relaxed"),
+            ("grid.sync", "CUDA's `grid.sync()`"),
+            ("shipped+sleep32", "the tree, 32 ns nanosleep after each "
+             "failed poll"),
+            ("shipped+sleep100", "the same, 100 ns"),
+            ("counter+sleep32", "the counter, 32 ns"),
+            ("counter+sleep100", "the same, 100 ns")]
+        ftable = [[name, what] + [fmt(f4(name, sz)) for sz in (64, 256, 1024)]
+                  for name, what in fence_kinds if f4(name) is not None]
+        if ftable:
+            def d(a, b, size=256):
+                x, y = f4(a, size), f4(b, size)
+                return fmt(x - y) if x is not None and y is not None else "-"
+            out += ["", "Where the tree's time goes (exploration run 4, "
+                    "`bench/cuda/fences.cu`, `scripts/run_h200_explore.sh "
+                    "fences`, label `cuda-fences`: the mean of two runs, "
+                    "microseconds per barrier at full occupancy; the "
+                    "fences and atomics each kernel compiles to are in "
+                    "`results/raw/h200/fences-sass.txt`):", "",
+                    md_table(["variant", "what", "64", "256", "1024"],
+                             ftable, "llrrr"), "",
+                    "The tree written in CUDA with the PTX instructions of "
+                    "xwg's `ptx` path takes what xwg's does (%s us at 1056 "
+                    "groups, against %s for xwg's tree compiled alone), so "
+                    "its variants speak for xwg's. Every device-scope "
+                    "release compiles to a `MEMBAR.ALL.GPU`, and the "
+                    "tree's critical path holds two: the arrival at the "
+                    "cluster, and the cluster's last arrival at the grid "
+                    "counter. Without the second (`top-relaxed`) the tree "
+                    "takes %s us at 1056 groups, %s less; without any "
+                    "release or acquire (`all-relaxed`), %s, the cost of "
+                    "the hand-offs themselves. The acquires cost nothing: "
+                    "without the acquire load after the wait "
+                    "(`no-collect`), or with the cluster's add a release "
+                    "only (`sub-release`), the tree moves by %s and %s us. "
+                    "The counter's release and acquire cost %s us at 264 "
+                    "groups "
+                    "and %s at 1056 (`counter-relaxed`), more where more "
+                    "groups queue at its word. The variants marked BROKEN "
+                    "are not barriers under the PTX memory model: the "
+                    "second release is what passes the cluster's arrivals "
+                    "on (the waiters' acquire of the grid counter "
+                    "synchronises with the cluster's last arrival, which "
+                    "has acquired its members; a release sequence runs "
+                    "through one word only, so without that release nothing "
+                    "orders a member's writes before another cluster's "
+                    "reads). The valid ways tried to keep one fence off the "
+                    "path all lost. The waiters acquiring every cluster "
+                    "word themselves once the grid counter flips "
+                    "(`cluster-acq`): %s us at 1056 groups with clusters of "
+                    "96, %s with 264 and %s with 528, since every group "
+                    "then reads each cluster word at once. One counter that "
+                    "every group adds to with a release and nobody polls, "
+                    "the last arrival raising a relaxed go flag after which "
+                    "each waiter acquires the counter (`counter-go`): %s. "
+                    "Polling less often helps a little: a 32 ns "
+                    "`nanosleep` after each failed poll took the tree from "
+                    "%s to %s us at 1056 groups; longer sleeps gained "
+                    "nothing there, and the counter at 264 groups lost; "
+                    "%s us is not worth a "
+                    "PTX-only knob, so xwg does not sleep. So 10 x against "
+                    "the brief's relaunch figure (13.9 us, so a barrier of "
+                    "1.39 us) is what the tree would take without its "
+                    "second release (%s us), and none of the arrangements "
+                    "that the PTX memory model allows came near it: the "
+                    "tree pays in fences what the counter pays in "
+                    "contention." % (
+                        fmt(f4("shipped")),
+                        fmt(get("xwg-nvidia", "barrier/tree+only", 256)),
+                        fmt(f4("top-relaxed")),
+                        d("shipped", "top-relaxed"), fmt(f4("all-relaxed")),
+                        d("shipped", "no-collect"),
+                        d("shipped", "sub-release"),
+                        d("counter", "counter-relaxed", 1024),
+                        d("counter", "counter-relaxed"),
+                        fmt(f4("cluster-acq")), fmt(f4("cluster-acq-264")),
+                        fmt(f4("cluster-acq-528")), fmt(f4("counter-go")),
+                        fmt(f4("shipped")), fmt(f4("shipped+sleep32")),
+                        d("shipped", "shipped+sleep32"),
+                        fmt(f4("top-relaxed")))]
     if pocl:
         def pget(variant):
             for r in pocl:
@@ -1448,11 +1554,25 @@ def section_study(rep):
                          r["variant"] == variant and
                          r["local_size"] == "256" and
                          r["occupancy"] == "full"), "-")
+        def small_range():
+            """The barrier version's speedups for BFS, SSSP and MIS on the
+            small Kronecker graphs (scales 10 and 14)."""
+            sps = [sp[a] for (impl, g), sp in by_graph.items()
+                   if impl.startswith("nvidia") and g in ("rmat10", "rmat14")
+                   for a in ("bfs", "sssp", "mis") if a in sp]
+            return ("%.2f to %.2f" % (min(sps), max(sps)) if sps
+                    else "-")
+
+        def app_ms(app, graph):
+            """The barrier version's median time (ms) on the H200."""
+            ts = sorted(float(r["time_ms"]) for r in runs
+                        if r["implementation"].startswith("nvidia") and
+                        r["app"] == app and r["graph"] == graph and
+                        r["variant"] == "barrier")
+            return ts[len(ts) // 2] if ts else None
         out.append("- On the H200 a barrier costs %s us at the 1056 "
-                   "groups of 256 work-items the apps run (2.4 us before "
-                   "the returning arrival and the flat wake; the grid rows, "
-                   "measured again after them, moved from 2.35 and 1.49 x "
-                   "in the earlier run), a launch %s us, and %s us with "
+                   "groups of 256 work-items the apps run, a launch %s us, "
+                   "and %s us with "
                    "the read-back of the convergence flag (Barrier "
                    "performance). The "
                    "barrier wins where iterations are many and cheap: BFS and "
@@ -1462,7 +1582,7 @@ def section_study(rep):
                    "the Kronecker graphs BFS, SSSP and MIS take %s to %s "
                    "iterations: there the persistent kernel's fixed cost (the "
                    "in-kernel discovery at each launch, about 0.1 ms) is not "
-                   "won back, and the small graphs lose (0.57 to 0.95 x at "
+                   "won back, and the small graphs lose (%s x at "
                    "scales 10 and 14). "
                    "Colouring takes thousands of rounds on the large Kronecker "
                    "graphs, but at scales 20 to 26 each round does 0.26 to "
@@ -1471,30 +1591,43 @@ def section_study(rep):
                    % ((bar("barrier/default"), bar("relaunch"),
                        bar("relaunch/readback")) +
                       iters("grid", ("mis", "colour")) +
-                      iters("rmat", ("bfs", "sssp", "mis"))))
-        if rmat:
-            out.append("- Kronecker graphs on the H200, geometric mean over "
-                       "the four apps per scale: %s. Scale %d is the largest "
-                       "the generator takes (2^26 = 67 M vertices and 2.15 G "
-                       "directed edges, as far as the CSR's 32-bit offsets "
-                       "go); it fits the H200 (about 19 GB of graph). Each "
-                       "scale costs the GPU machine's host 4 to 6 times the "
-                       "one below: at scale 26 the graph took 66 s and the "
-                       "four C references 203 s, so it ran with one timed "
-                       "run per version, all in one 10-minute device command "
-                       "(483 s; `results/raw/h200/apps-log.txt`). The Kronecker "
-                       "rows were all measured before the returning arrival "
-                       "and the flat wake; the kernels of the apps are "
-                       "the same." % (
-                           ", ".join("%d: %.2f x" % x for x in rmat),
-                           rmat[-1][0]))
+                      iters("rmat", ("bfs", "sssp", "mis")) +
+                      (small_range(),)))
+        def spread(app, graph):
+            """Fastest to slowest run of the barrier version (ms)."""
+            ts = [float(r["time_ms"]) for r in runs
+                  if r["implementation"].startswith("nvidia") and
+                  r["app"] == app and r["graph"] == graph and
+                  r["variant"] == "barrier"]
+            return "%.1f to %.1f" % (min(ts), max(ts)) if ts else "-"
+        now = float(bar("barrier/default")) if bar("barrier/default") != "-" \
+            else None
+        lo_it, hi_it = iters("grid", ("bfs", "sssp"))
+        saved = ("%.1f to %.1f" % (lo_it * (2.4 - now) / 1000,
+                                   hi_it * (2.4 - now) / 1000)
+                 if now and lo_it != "-" else "-")
+        out.append("- Every H200 row was measured again on 2026-11-30, on "
+                   "the code whose barrier figures this report gives; the "
+                   "earlier rows were from before the returning arrival, "
+                   "the flat wake and the private episode count (2.4 us per "
+                   "barrier at these sizes, against %s now). The speedups "
+                   "hardly moved: on the grids, %s to %s barriers that "
+                   "cost %.2f us less save %s ms, within the run-to-run "
+                   "spread of these kernels (colouring on scale 14, three "
+                   "runs of the barrier version: %s ms)."
+                   % (bar("barrier/default"), lo_it, hi_it,
+                      2.4 - now if now else float("nan"), saved,
+                      spread("colour", "rmat14")))
+        b20, c20 = app_ms("bfs", "rmat20"), app_ms("colour", "rmat20")
         out.append("- Work is spread by segments of at most 32 edges of one "
                    "vertex (`apps/graph.h`), not by vertex: an R-MAT hub "
                    "(largest degree 737,913 at scale 24) then spreads over "
                    "thousands of work-items. The first version of the study "
                    "gave each work-item whole vertices, and its Kronecker "
                    "times were those of the hubs: BFS on scale 20 took 94 ms "
-                   "(now 2.4 ms), colouring 2.3 s (now 0.42 s).")
+                   "(now %s ms), colouring 2.3 s (now %s s)."
+                   % ("%.1f" % b20 if b20 else "-",
+                      "%.2f" % (c20 / 1000) if c20 else "-"))
     if rep.plots_enabled and by_graph:
         fig, ax = plt.subplots(figsize=(8, 3.5))
         keys = sorted(by_graph)
