@@ -1271,7 +1271,13 @@ def section_performance(rep):
              "failed poll"),
             ("shipped+sleep100", "the same, 100 ns"),
             ("counter+sleep32", "the counter, 32 ns"),
-            ("counter+sleep100", "the same, 100 ns")]
+            ("counter+sleep100", "the same, 100 ns"),
+            ("oneway", "the tree with PTX 9.0's one-way fences "
+             "(`fence.release.gpu`, `fence.acquire.gpu`) around relaxed "
+             "adds and polls"),
+            ("oneway-ldacq", "the same, the wait ending in an acquire "
+             "load"),
+            ("counter-oneway", "the counter with one-way fences")]
         ftable = [[name, what] + [fmt(f4(name, sz)) for sz in (64, 256, 1024)]
                   for name, what in fence_kinds if f4(name) is not None]
         if ftable:
@@ -1325,7 +1331,11 @@ def section_performance(rep):
                     "%s to %s us at 1056 groups; longer sleeps gained "
                     "nothing there, and the counter at 264 groups lost; "
                     "%s us is not worth a "
-                    "PTX-only knob, so xwg does not sleep. So 10 x against "
+                    "PTX-only knob, so xwg does not sleep. Nor is there a "
+                    "lighter release: PTX 9.0's one-way `fence.release.gpu` "
+                    "compiles to the same `MEMBAR.ALL.GPU` and "
+                    "`fence.acquire.gpu` to the same `CCTL.IVALL` "
+                    "(`oneway`: %s us at 1056 groups). So 10 x against "
                     "the brief's relaunch figure (13.9 us, so a barrier of "
                     "1.39 us) is what the tree would take without its "
                     "second release (%s us), and none of the arrangements "
@@ -1344,6 +1354,7 @@ def section_performance(rep):
                         fmt(f4("cluster-acq-528")), fmt(f4("counter-go")),
                         fmt(f4("shipped")), fmt(f4("shipped+sleep32")),
                         d("shipped", "shipped+sleep32"),
+                        fmt(f4("oneway")),
                         fmt(f4("top-relaxed")))]
     if pocl:
         def pget(variant):

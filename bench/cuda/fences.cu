@@ -56,6 +56,15 @@ __device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v)
         return old;                                                            \
     }
 RMW(add_acq_rel, "atom.acq_rel.gpu.global.add.u32")
+// PTX 9.0's one-way fences (fence.release, fence.acquire at gpu scope).
+__device__ __forceinline__ void fence_release(void)
+{
+    asm volatile("fence.release.gpu;" : : : "memory");
+}
+__device__ __forceinline__ void fence_acquire(void)
+{
+    asm volatile("fence.acquire.gpu;" : : : "memory");
+}
 RMW(add_release, "atom.release.gpu.global.add.u32")
 RMW(add_relaxed, "atom.relaxed.gpu.global.add.u32")
 
@@ -77,6 +86,13 @@ enum variant {
     COUNTER,        // xwg's counter barrier
     COUNTER_RELAXED,// BROKEN: the counter's add relaxed (no fence at all)
     GRID_SYNC,      // cooperative groups
+    ONEWAY,         // the tree with one-way fences: fence.release before a
+                    // relaxed add at the cluster; the last then
+                    // fence.acquire, fence.release, a relaxed add at the
+                    // grid counter; waiters poll, then fence.acquire
+    ONEWAY_LDACQ,   // the same, waiters end with an acquire load instead
+    COUNTER_ONEWAY, // the counter: fence.release, a relaxed add; the last
+                    // fence.acquire, the others poll and fence.acquire
 };
 
 // Waits until the top bit of *p differs from `before`; 1 on a timeout.
@@ -164,6 +180,36 @@ __global__ void barriers(unsigned count, unsigned *words)
                         break;
                     }
             }
+        } else if ((V == ONEWAY || V == ONEWAY_LDACQ) && l == 0) {
+            fence_release();
+            const unsigned old = add_relaxed(sub, 1u);
+            int last = 0;
+            if (old == members - 1) {
+                st_relaxed(sub, 0u);
+                fence_acquire();
+                fence_release();
+                const unsigned top_old = add_relaxed(top, add);
+                last = ((top_old + add) ^ before) & SENSE;
+                if (last)
+                    fence_acquire();
+            }
+            if (!last) {
+                if (await_flip<SLEEP>(top, before))
+                    failed = 1;
+                else if (V == ONEWAY)
+                    fence_acquire();
+                else
+                    (void)ld_acquire(top);
+            }
+        } else if (V == COUNTER_ONEWAY && l == 0) {
+            const unsigned cadd = g == 0 ? SENSE - (n - 1) : 1u;
+            fence_release();
+            const unsigned old = add_relaxed(top, cadd);
+            if (!(((old + cadd) ^ before) & SENSE)) {
+                if (await_flip<SLEEP>(top, before))
+                    failed = 1;
+            }
+            fence_acquire();
         } else if (V < CLUSTER_ACQ && l == 0) {
             unsigned old;
             if (V == ALL_RELAXED)
@@ -230,6 +276,9 @@ static const struct {
     {"counter+sleep100", barriers<COUNTER, 100>},
     {"counter+sleep200", barriers<COUNTER, 200>},
     {"counter+sleep400", barriers<COUNTER, 400>},
+    {"oneway", barriers<ONEWAY>},
+    {"oneway-ldacq", barriers<ONEWAY_LDACQ>},
+    {"counter-oneway", barriers<COUNTER_ONEWAY>},
 };
 
 // Microseconds of one cooperative launch of `count` barriers, median of 5;
