@@ -14,11 +14,13 @@
 # on wake words of their own: commit of XWG_TUNE_TREE_WAKE_LINES, taken
 # out after it; with its stress, label nvidia-wakelines). Exploration run
 # 4's step, fences, runs bench/cuda/fences.cu alone (the tree's fences
-# taken away one by one, in CUDA; label cuda-fences, twice) and writes the
+# taken away one by one, in CUDA; label cuda-fences, twice), writes the
 # fences and atomics that each of its kernels compiles to into
-# $OUT/fences-sass.txt.
+# $OUT/fences-sass.txt, and runs xwg's tree and counter with and without
+# their releases (label xwg-nvidia-explore4).
 set -uo pipefail
 label=xwg-nvidia-explore3
+[ "${1:-}" = fences ] && label=xwg-nvidia-explore4
 source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 step=${1:-wake}
 if [ "$step" = fences ]; then
@@ -32,6 +34,15 @@ if [ "$step" = fences ]; then
          /MEMBAR|ATOMG|CCTL|BAR\.SYNC/ {
            sub(/^ *\/\*[0-9a-f]*\*\/ */, ""); sub(/;.*/, ""); print f ": " $0 }' \
     > "$out/fences-sass.txt"
+  # The same question in xwg's own OpenCL kernels: each algorithm compiled
+  # alone, as shipped and as known-bad 3 (every release relaxed, the
+  # acquires kept: not a barrier, a measurement), label
+  # xwg-nvidia-explore4.
+  for algo in tree counter; do
+    variant fences-only $algo "" XWG_BARRIER=$algo
+    variant fences-norelease $algo -DXWG_TEST_BROKEN_BARRIER=3 \
+        XWG_BARRIER=$algo
+  done
   cat "$csv" >&2
   exit 0
 fi
