@@ -22,6 +22,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+#include "cuda_timer.h"
+
 namespace cg = cooperative_groups;
 
 #define SENSE 0x80000000u
@@ -242,15 +244,6 @@ __global__ void barriers(unsigned count, unsigned *words)
     }
 }
 
-#define CHECK(x)                                                               \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));           \
-            exit(1);                                                           \
-        }                                                                      \
-    } while (0)
-
 typedef void (*kernel_fn)(unsigned, unsigned *);
 static const struct {
     const char *name;
@@ -289,23 +282,16 @@ static double launch_us(kernel_fn k, unsigned threads, unsigned groups,
     double t[5];
     for (int i = 0; i < 5; i++) {
         CHECK(cudaMemset(words, 0, 1 << 16));
-        cudaEvent_t a, b;
-        CHECK(cudaEventCreate(&a));
-        CHECK(cudaEventCreate(&b));
         void *args[] = {&count, &words};
-        CHECK(cudaEventRecord(a));
+        cudaEvent_t a, b;
+        start_timer(&a, &b);
         CHECK(cudaLaunchCooperativeKernel((void *)k, groups, threads, args));
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
+        const float us = stop_timer_us(a, b);
         unsigned failed;
         CHECK(cudaMemcpy(&failed, words, 4, cudaMemcpyDeviceToHost));
         if (failed)
             return NAN;
-        t[i] = 1000.0 * ms;
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
+        t[i] = us;
     }
     std::sort(t, t + 5);
     return t[2];

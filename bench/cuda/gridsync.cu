@@ -20,6 +20,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
+#include "cuda_timer.h"
+
 namespace cg = cooperative_groups;
 
 __global__ void syncs(unsigned count)
@@ -58,36 +60,6 @@ __global__ void pingpong(unsigned *flags, unsigned rounds, int relaxed)
         if (me == 1)
             mine.store(r, st);
     }
-}
-
-#define CHECK(x)                                                               \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));           \
-            exit(1);                                                           \
-        }                                                                      \
-    } while (0)
-
-// Creates two events and records the first: a timer started on stream 0.
-static void start_timer(cudaEvent_t *a, cudaEvent_t *b)
-{
-    CHECK(cudaEventCreate(a));
-    CHECK(cudaEventCreate(b));
-    CHECK(cudaEventRecord(*a));
-}
-
-// Stops the timer: microseconds from the first event to now (on stream
-// 0), once the work between them has finished; releases both events.
-static float stop_timer_us(cudaEvent_t a, cudaEvent_t b)
-{
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return ms * 1000.0f;
 }
 
 // One cooperative launch of `count` grid.sync() calls; median of 5, in us.
