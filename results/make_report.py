@@ -463,6 +463,10 @@ def section_discovery_goals(rep):
 # -------------------------------------------------------------- barrier
 
 BARRIER_CSVS = ["barrier-stress-local.csv", "barrier-stress-h200.csv"]
+# The brief's OpenCL empty-kernel relaunch at 256 work-items on the H200
+# (../shared/design.md, another harness), and the goal's factor against it.
+DESIGN_RELAUNCH_US = 13.9
+RELAUNCH_GOAL = 10.0
 
 
 def load_barrier(rep):
@@ -821,8 +825,9 @@ def section_performance(rep):
                  "code (private episode count, sweep)",
                  "xwg-nvidia-explore4": "exploration run 4: each "
                  "algorithm compiled alone, as shipped (`fences-only`) and "
-                 "with every release relaxed (`fences-norelease`, "
-                 "known-bad 3: not a barrier, a measurement)",
+                 "with every release relaxed, the acq_rel arrivals too "
+                 "(`fences-norelease`, known-bad 3: not a barrier, a "
+                 "measurement)",
                  "xwg-nvidia-repeat1": "commit f24d72f's code, repeat 1",
                  "xwg-nvidia-repeat2": "commit f24d72f's code, repeat 2",
                  "xwg-nvidia-repeat3": "commit f24d72f's code, repeat 3",
@@ -987,9 +992,9 @@ def section_performance(rep):
                 "label `%s`: %s us, with the default at %s in that run) is "
                 "%s x slower than the barrier (%s), "
                 "and against the brief's own figure for an OpenCL "
-                "empty-kernel relaunch (13.9 us, `../shared/design.md`, "
-                "another harness) the default is %s x faster (10 x would "
-                "need 1.39 us; exploration run 4, below, shows why the "
+                "empty-kernel relaunch (%s us, `../shared/design.md`, "
+                "another harness) the default is %s x faster (%g x would "
+                "need %s us; exploration run 4, below, shows why the "
                 "tree stops at two device-scope fences above that)."
                 % ("%.2f" % rbx if rbx else "-",
                    "met" if rbx and rbx >= 10 else "missed",
@@ -1000,7 +1005,9 @@ def section_performance(rep):
                    else "-",
                    "met" if fin256 and fin_d256 and fin256 / fin_d256 >= 10
                    else "missed",
-                   "%.1f" % (13.9 / d256) if d256 else "-")]
+                   "%.1f" % DESIGN_RELAUNCH_US,
+                   "%.1f" % (DESIGN_RELAUNCH_US / d256) if d256 else "-",
+                   RELAUNCH_GOAL, fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL))]
 
         def pl(label, order, which):
             return at_places(label, "pingpong" + order, which, 64,
@@ -1038,7 +1045,8 @@ def section_performance(rep):
                 "cost more than the hand-off (%s against %s us), so there "
                 "the tree still wakes by cluster. Thinning the polls with a "
                 "`nanosleep` (`xwg-nvidia-explore`, `+sleepN`) lost "
-                "everywhere. *The floor*: a barrier needs at least an "
+                "everywhere on that run's code (on today's, see "
+                "exploration run 4). *The floor*: a barrier needs at least an "
                 "arrival and a poll that sees the last one, one round trip. "
                 "A round trip depends on where its flags sit and on which "
                 "compute units the two groups run: over 16 places xwg's "
@@ -1260,11 +1268,11 @@ def section_performance(rep):
         fence_kinds = [
             ("shipped", "the tree's flat wake as xwg ships it (above 2048 "
              "groups, at 64 work-items, xwg wakes by cluster instead)"),
-            ("top-relaxed", "BROKEN: the cluster's last arrives at the grid "
+            ("broken/top-relaxed", "BROKEN: the cluster's last arrives at the grid "
              "counter without its release"),
-            ("all-relaxed", "BROKEN: no release and no acquire anywhere"),
-            ("no-collect", "BROKEN: no acquire load after the wait"),
-            ("sub-release", "BROKEN: the cluster's add a release only"),
+            ("broken/all-relaxed", "BROKEN: no release and no acquire anywhere"),
+            ("broken/no-collect", "BROKEN: no acquire load after the wait"),
+            ("broken/sub-release", "BROKEN: the cluster's add a release only"),
             ("cluster-acq", "waiters acquire every cluster word; the grid "
              "counter only says go (clusters of 96)"),
             ("cluster-acq-264", "the same, clusters of 264"),
@@ -1272,14 +1280,14 @@ def section_performance(rep):
             ("counter-go", "one counter that nobody polls, and a relaxed go "
              "flag"),
             ("counter", "the counter barrier as xwg ships it"),
-            ("counter-relaxed", "BROKEN: the counter's add relaxed"),
+            ("broken/counter-relaxed", "BROKEN: the counter's add relaxed"),
             ("grid.sync", "CUDA's `grid.sync()`"),
             ("shipped+sleep32", "the tree, 32 ns nanosleep after each "
              "failed poll"),
             ("shipped+sleep100", "the same, 100 ns"),
             ("counter+sleep32", "the counter, 32 ns"),
             ("counter+sleep100", "the same, 100 ns"),
-            ("oneway", "the tree with PTX 9.0's one-way fences "
+            ("oneway", "the tree with PTX's one-way fences "
              "(`fence.release.gpu`, `fence.acquire.gpu`) around relaxed "
              "adds and polls"),
             ("oneway-ldacq", "the same, the wait ending in an acquire "
@@ -1300,7 +1308,8 @@ def section_performance(rep):
                     md_table(["variant", "what", "64", "256", "1024"],
                              ftable, "llrrr"), "",
                     "xwg's own kernels tell the same: compiled alone "
-                    "with every release relaxed and the acquires kept "
+                    "with every release relaxed, the acq_rel arrivals "
+                    "too, so that only the waits' acquire loads are left "
                     "(known-bad 3, `+fences-norelease`), the tree took %s us "
                     "at 1056 groups against %s as shipped, %s against %s at "
                     "4224 (the cluster wake: three releases on the path), "
@@ -1312,16 +1321,16 @@ def section_performance(rep):
                     "release compiles to a `MEMBAR.ALL.GPU`, and the "
                     "tree's critical path holds two: the arrival at the "
                     "cluster, and the cluster's last arrival at the grid "
-                    "counter. Without the second (`top-relaxed`) the tree "
+                    "counter. Without the second (`broken/top-relaxed`) the tree "
                     "takes %s us at 1056 groups, %s less; without any "
-                    "release or acquire (`all-relaxed`), %s, the cost of "
+                    "release or acquire (`broken/all-relaxed`), %s, the cost of "
                     "the hand-offs themselves. The acquires cost nothing: "
                     "without the acquire load after the wait "
-                    "(`no-collect`), or with the cluster's add a release "
-                    "only (`sub-release`), the tree moves by %s and %s us. "
+                    "(`broken/no-collect`), or with the cluster's add a release "
+                    "only (`broken/sub-release`), the tree moves by %s and %s us. "
                     "The counter's release and acquire cost %s us at 264 "
                     "groups "
-                    "and %s at 1056 (`counter-relaxed`), more where more "
+                    "and %s at 1056 (`broken/counter-relaxed`), more where more "
                     "groups queue at its word. The variants marked BROKEN "
                     "are not barriers under the PTX memory model: the "
                     "second release is what passes the cluster's arrivals "
@@ -1341,16 +1350,21 @@ def section_performance(rep):
                     "each waiter acquires the counter (`counter-go`): %s. "
                     "Polling less often helps a little: a 32 ns "
                     "`nanosleep` after each failed poll took the tree from "
-                    "%s to %s us at 1056 groups; longer sleeps gained "
-                    "nothing there, and the counter at 264 groups lost; "
-                    "%s us is not worth a "
-                    "PTX-only knob, so xwg does not sleep. Nor is there a "
-                    "lighter release: PTX 9.0's one-way `fence.release.gpu` "
+                    "%s to %s us at 1056 groups (and gained at 4224 and "
+                    "264 groups too), and the counter from %s to %s at "
+                    "1056, where the default runs the tree, but lost at "
+                    "264 (%s against %s), where the default runs the "
+                    "counter; longer sleeps gained nothing at 1056 groups. "
+                    "For the default that is %s us at 256 work-items, not "
+                    "worth a PTX-only knob, so xwg does not sleep (an "
+                    "earlier run's sleeps, on the code of its day, lost "
+                    "everywhere). Nor is there a "
+                    "lighter release: PTX's one-way `fence.release.gpu` "
                     "compiles to the same `MEMBAR.ALL.GPU` and "
                     "`fence.acquire.gpu` to the same `CCTL.IVALL` "
-                    "(`oneway`: %s us at 1056 groups). So 10 x against "
-                    "the brief's relaunch figure (13.9 us, so a barrier of "
-                    "1.39 us) is what the tree would take without its "
+                    "(`oneway`: %s us at 1056 groups). So %g x against "
+                    "the brief's relaunch figure (%s us, so a barrier of "
+                    "%s us) is what the tree would take without its "
                     "second release (%s us), and none of the arrangements "
                     "that the PTX memory model allows came near it: the "
                     "tree pays in fences what the counter pays in "
@@ -1362,18 +1376,23 @@ def section_performance(rep):
                         e4("counter+fences-only", 1024),
                         fmt(f4("shipped")),
                         fmt(get("xwg-nvidia", "barrier/tree+only", 256)),
-                        fmt(f4("top-relaxed")),
-                        d("shipped", "top-relaxed"), fmt(f4("all-relaxed")),
-                        d("shipped", "no-collect"),
-                        d("shipped", "sub-release"),
-                        d("counter", "counter-relaxed", 1024),
-                        d("counter", "counter-relaxed"),
+                        fmt(f4("broken/top-relaxed")),
+                        d("shipped", "broken/top-relaxed"), fmt(f4("broken/all-relaxed")),
+                        d("shipped", "broken/no-collect"),
+                        d("shipped", "broken/sub-release"),
+                        d("counter", "broken/counter-relaxed", 1024),
+                        d("counter", "broken/counter-relaxed"),
                         fmt(f4("cluster-acq")), fmt(f4("cluster-acq-264")),
                         fmt(f4("cluster-acq-528")), fmt(f4("counter-go")),
                         fmt(f4("shipped")), fmt(f4("shipped+sleep32")),
+                        fmt(f4("counter")), fmt(f4("counter+sleep32")),
+                        fmt(f4("counter+sleep32", 1024)),
+                        fmt(f4("counter", 1024)),
                         d("shipped", "shipped+sleep32"),
-                        fmt(f4("oneway")),
-                        fmt(f4("top-relaxed")))]
+                        fmt(f4("oneway")), RELAUNCH_GOAL,
+                        "%.1f" % DESIGN_RELAUNCH_US,
+                        fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL),
+                        fmt(f4("broken/top-relaxed")))]
     if pocl:
         def pget(variant):
             for r in pocl:
@@ -1622,6 +1641,45 @@ def section_study(rep):
                       iters("grid", ("mis", "colour")) +
                       iters("rmat", ("bfs", "sssp", "mis")) +
                       (small_range(),)))
+        if rmat:
+            out.append("- Kronecker graphs on the H200, geometric mean over "
+                       "the four apps per scale: %s. Scale %d is the largest "
+                       "the generator takes (2^26 = 67 M vertices and 2.15 G "
+                       "directed edges, as far as the CSR's 32-bit offsets "
+                       "go); it fits the H200 (about 19 GB of graph). Each "
+                       "scale costs the GPU machine's host 4 to 6 times the "
+                       "one below: at scale 26 the graph took 48 s and the "
+                       "four C references 153 s, so it ran with one timed "
+                       "run per version, all in one 10-minute device command "
+                       "(402 s; `results/raw/h200/apps-log.txt`)." % (
+                           ", ".join("%d: %.2f x" % x for x in rmat),
+                           rmat[-1][0]))
+        # The run before this one (results/raw/h200/study-h200-previous.csv,
+        # no header): its grid rows ran after the returning arrival and the
+        # flat wake, its Kronecker rows before them.
+        prev = []
+        prev_path = os.path.join(rep.results_dir, "raw", "h200",
+                                 "study-h200-previous.csv")
+        if os.path.exists(prev_path):
+            with open(prev_path, newline="", encoding="utf-8") as f:
+                prev = list(csv.DictReader(f, fieldnames=list(rows[0])))
+
+        def graph_means(rows_):
+            """{graph: geometric-mean speedup over the four apps} of the
+            H200's rows."""
+            times = {}
+            for r in rows_:
+                if (r["implementation"].startswith("nvidia") and
+                        r["variant"] in ("barrier", "multi")):
+                    times.setdefault((r["graph"], r["app"]), {}).setdefault(
+                        r["variant"], []).append(float(r["time_ms"]))
+            sps = {}
+            for (g, app), by in times.items():
+                if len(by) == 2:
+                    med = {v: sorted(ts)[len(ts) // 2] for v, ts in by.items()}
+                    sps.setdefault(g, []).append(med["multi"] / med["barrier"])
+            return {g: geomean(x) for g, x in sps.items() if len(x) == 4}
+
         def spread(app, graph):
             """Fastest to slowest run of the barrier version (ms)."""
             ts = [float(r["time_ms"]) for r in runs
@@ -1629,24 +1687,32 @@ def section_study(rep):
                   r["app"] == app and r["graph"] == graph and
                   r["variant"] == "barrier"]
             return "%.1f to %.1f" % (min(ts), max(ts)) if ts else "-"
-        now = float(bar("barrier/default")) if bar("barrier/default") != "-" \
-            else None
-        lo_it, hi_it = iters("grid", ("bfs", "sssp"))
-        saved = ("%.1f to %.1f" % (lo_it * (2.4 - now) / 1000,
-                                   hi_it * (2.4 - now) / 1000)
-                 if now and lo_it != "-" else "-")
-        out.append("- Every H200 row was measured again on 2026-11-30, on "
-                   "the code whose barrier figures this report gives; the "
-                   "earlier rows were from before the returning arrival, "
-                   "the flat wake and the private episode count (2.4 us per "
-                   "barrier at these sizes, against %s now). The speedups "
-                   "hardly moved: on the grids, %s to %s barriers that "
-                   "cost %.2f us less save %s ms, within the run-to-run "
-                   "spread of these kernels (colouring on scale 14, three "
-                   "runs of the barrier version: %s ms)."
-                   % (bar("barrier/default"), lo_it, hi_it,
-                      2.4 - now if now else float("nan"), saved,
-                      spread("colour", "rmat14")))
+        before, after = graph_means(prev), graph_means(runs)
+        moves = sorted(((after[g] - before[g], g) for g in after
+                        if g in before), key=lambda m: abs(m[0]))
+        if moves:
+            big = moves[-1]
+            out.append("- Every H200 row above was measured again on the "
+                       "code whose barrier figures this report gives (the "
+                       "run before is kept in "
+                       "`results/raw/h200/study-h200-previous.csv`: its grid "
+                       "rows ran after the returning arrival and the flat "
+                       "wake, its Kronecker rows before them, at about 2.4 "
+                       "us per barrier). Per graph the geometric mean moved "
+                       "by %.2f x at most (%s: %.2f to %.2f x; %s). That is "
+                       "the runs' own noise: colouring's barrier version on "
+                       "scale 14 took %s ms over three runs. A barrier costs "
+                       "a microsecond or two and these graphs take tens to "
+                       "thousands of them, so the barrier's speed-ups since "
+                       "then do not show here."
+                       % (abs(big[0]), big[1], before[big[1]],
+                          after[big[1]],
+                          ", ".join("%s %.2f to %.2f x" % (g, before[g],
+                                                            after[g])
+                                    for g in sorted(after)
+                                    if g.startswith("grid") and
+                                    g in before),
+                          spread("colour", "rmat14")))
         b20, c20 = app_ms("bfs", "rmat20"), app_ms("colour", "rmat20")
         out.append("- Work is spread by segments of at most 32 edges of one "
                    "vertex (`apps/graph.h`), not by vertex: an R-MAT hub "

@@ -25,8 +25,8 @@ source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 step=${1:-wake}
 if [ "$step" = fences ]; then
   nvcc -O3 -arch=sm_90 -o /tmp/fences bench/cuda/fences.cu || exit 1
-  timeout 200 /tmp/fences 256 10256 > "$csv"
-  timeout 200 /tmp/fences 256 10256 | tail -n +2 >> "$csv"
+  timeout 200 /tmp/fences 256 10256 > "$csv" || exit 1
+  timeout 200 /tmp/fences 256 10256 | tail -n +2 >> "$csv" || exit 1
   # One line per fence, atomic, L1 invalidation or work-group barrier:
   # KERNEL: INSTRUCTION.
   cuobjdump -sass /tmp/fences |
@@ -36,8 +36,8 @@ if [ "$step" = fences ]; then
     > "$out/fences-sass.txt"
   # The same question in xwg's own OpenCL kernels: each algorithm compiled
   # alone, as shipped and as known-bad 3 (every release relaxed, the
-  # acquires kept: not a barrier, a measurement), label
-  # xwg-nvidia-explore4.
+  # acq_rel arrivals too, so only the waits' acquire loads are left: not a
+  # barrier, a measurement), label xwg-nvidia-explore4.
   for algo in tree counter; do
     variant fences-only $algo "" XWG_BARRIER=$algo
     variant fences-norelease $algo -DXWG_TEST_BROKEN_BARRIER=3 \

@@ -5,9 +5,10 @@
 // model with fewer fences on the critical path; in CUDA, where each
 // variant is quick to write. Variants marked BROKEN are deliberately too
 // weak: they are not barriers under the PTX memory model, and only
-// measure what a fence costs. `+sleepN` adds a nanosleep of N ns after
-// each poll that fails. Prints CSV rows in xwg-bench's columns (label
-// cuda-fences); scripts/run_h200_explore.sh fences runs it.
+// measure what a fence costs (rows fences/broken/NAME). `+sleepN` adds a
+// nanosleep of N ns after each poll that fails. Prints CSV rows in
+// xwg-bench's columns (label cuda-fences); scripts/run_h200_explore.sh
+// fences runs it.
 //
 // Per-barrier latency is the difference of two barrier counts, as in
 // gridsync.cu. Every wait has a poll bound (a watchdog): a variant that
@@ -28,7 +29,8 @@ namespace cg = cooperative_groups;
 
 #define SENSE 0x80000000u
 #define LINE 32u          // words per 128-byte line
-#define BOUND (1u << 22)  // polls before a wait gives up (about 2 s)
+#define BOUND (1u << 22)  // polls before a wait gives up (seconds: a poll
+                          // takes 0.5 us or more, longer with a sleep)
 
 __device__ __forceinline__ unsigned ld_relaxed(unsigned *p)
 {
@@ -58,7 +60,7 @@ __device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v)
         return old;                                                            \
     }
 RMW(add_acq_rel, "atom.acq_rel.gpu.global.add.u32")
-// PTX 9.0's one-way fences (fence.release, fence.acquire at gpu scope).
+// PTX's one-way fences (fence.release, fence.acquire at gpu scope).
 __device__ __forceinline__ void fence_release(void)
 {
     asm volatile("fence.release.gpu;" : : : "memory");
@@ -162,8 +164,9 @@ __global__ void barriers(unsigned count, unsigned *words)
                     failed = 1;
         } else if ((V == CLUSTER_ACQ || V == CLUSTER_ACQ264 ||
                     V == CLUSTER_ACQ528) && l < 32) {
-            // Warp 0. Lane 0 arrives; lanes below `clusters` then each
-            // acquire one cluster's word once the top has flipped.
+            // Warp 0. Lane 0 arrives; once the top has flipped, lane l
+            // acquires the words of clusters l, l + 32, ... (4224 groups
+            // make 44 clusters of 96).
             if (l == 0) {
                 const unsigned old = add_release(sub, 1u);
                 if (old + 1 == (e + 1) * members)
@@ -172,15 +175,17 @@ __global__ void barriers(unsigned count, unsigned *words)
             __syncwarp();
             if (await_flip<SLEEP>(top, before)) {
                 failed = 1;
-            } else if (l < clusters) {
-                unsigned *w = &words[(2 + l) * LINE];
-                const unsigned m = min(FANIN, n - l * FANIN);
-                unsigned polls = 0;
-                while ((int)(ld_acquire(w) - (e + 1) * m) < 0)
-                    if (++polls == BOUND) {
-                        failed = 1;
-                        break;
-                    }
+            } else {
+                for (unsigned c = l; c < clusters && !failed; c += 32) {
+                    unsigned *w = &words[(2 + c) * LINE];
+                    const unsigned m = min(FANIN, n - c * FANIN);
+                    unsigned polls = 0;
+                    while ((int)(ld_acquire(w) - (e + 1) * m) < 0)
+                        if (++polls == BOUND) {
+                            failed = 1;
+                            break;
+                        }
+                }
             }
         } else if ((V == ONEWAY || V == ONEWAY_LDACQ) && l == 0) {
             fence_release();
@@ -212,7 +217,8 @@ __global__ void barriers(unsigned count, unsigned *words)
                     failed = 1;
             }
             fence_acquire();
-        } else if (V < CLUSTER_ACQ && l == 0) {
+        } else if ((V == SHIPPED || V == TOP_RELAXED || V == NO_COLLECT ||
+                    V == ALL_RELAXED || V == SUB_RELEASE) && l == 0) {
             unsigned old;
             if (V == ALL_RELAXED)
                 old = add_relaxed(sub, 1u);
@@ -250,16 +256,16 @@ static const struct {
     kernel_fn k;
 } kernels[] = {
     {"shipped", barriers<SHIPPED>},
-    {"top-relaxed", barriers<TOP_RELAXED>},
-    {"no-collect", barriers<NO_COLLECT>},
-    {"all-relaxed", barriers<ALL_RELAXED>},
-    {"sub-release", barriers<SUB_RELEASE>},
+    {"broken/top-relaxed", barriers<TOP_RELAXED>},
+    {"broken/no-collect", barriers<NO_COLLECT>},
+    {"broken/all-relaxed", barriers<ALL_RELAXED>},
+    {"broken/sub-release", barriers<SUB_RELEASE>},
     {"cluster-acq", barriers<CLUSTER_ACQ>},
     {"cluster-acq-264", barriers<CLUSTER_ACQ264>},
     {"cluster-acq-528", barriers<CLUSTER_ACQ528>},
     {"counter-go", barriers<COUNTER_GO>},
     {"counter", barriers<COUNTER>},
-    {"counter-relaxed", barriers<COUNTER_RELAXED>},
+    {"broken/counter-relaxed", barriers<COUNTER_RELAXED>},
     {"grid.sync", barriers<GRID_SYNC>},
     {"shipped+sleep32", barriers<SHIPPED, 32>},
     {"shipped+sleep100", barriers<SHIPPED, 100>},
