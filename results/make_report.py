@@ -997,14 +997,14 @@ def section_performance(rep):
                 "need %s us; exploration run 4, below, shows why the "
                 "tree stops at two device-scope fences above that)."
                 % ("%.2f" % rbx if rbx else "-",
-                   "met" if rbx and rbx >= 10 else "missed",
+                   "met" if rbx and rbx >= RELAUNCH_GOAL else "missed",
                    "%.1f" % rel256 if rel256 else "-",
-                   fmt(relaunch256 / 10) if relaunch256 else "-",
+                   fmt(relaunch256 / RELAUNCH_GOAL) if relaunch256 else "-",
                    fmt(floor_min), fin_label, fmt(fin256), fmt(fin_d256),
                    "%.1f" % (fin256 / fin_d256) if fin256 and fin_d256
                    else "-",
-                   "met" if fin256 and fin_d256 and fin256 / fin_d256 >= 10
-                   else "missed",
+                   "met" if fin256 and fin_d256 and
+                   fin256 / fin_d256 >= RELAUNCH_GOAL else "missed",
                    "%.1f" % DESIGN_RELAUNCH_US,
                    "%.1f" % (DESIGN_RELAUNCH_US / d256) if d256 else "-",
                    RELAUNCH_GOAL, fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL))]
@@ -1044,9 +1044,12 @@ def section_performance(rep):
                 "at 1056 groups; at 4224 groups, 4224 pollers on one word "
                 "cost more than the hand-off (%s against %s us), so there "
                 "the tree still wakes by cluster. Thinning the polls with a "
-                "`nanosleep` (`xwg-nvidia-explore`, `+sleepN`) lost "
-                "everywhere on that run's code (on today's, see "
-                "exploration run 4). *The floor*: a barrier needs at least an "
+                "`nanosleep` (`xwg-nvidia-explore`, `+sleepN`, on that "
+                "run's code) lost for the counter and the cluster-woken "
+                "tree at every size; only the flat wake gained, most at "
+                "4224 groups (from %s us to %s with 250 ns), where xwg "
+                "wakes by cluster instead (exploration run 4 measures "
+                "sleeps again on today's tree). *The floor*: a barrier needs at least an "
                 "arrival and a poll that sees the last one, one round trip. "
                 "A round trip depends on where its flags sit and on which "
                 "compute units the two groups run: over 16 places xwg's "
@@ -1093,6 +1096,8 @@ def section_performance(rep):
                     v("xwg-nvidia", "barrier/tree+cluster", 256),
                     v("xwg-nvidia", "barrier/tree+flat", 64),
                     v("xwg-nvidia", "barrier/tree", 64),
+                    v("xwg-nvidia-explore", "barrier/tree+flat", 64),
+                    v("xwg-nvidia-explore", "barrier/tree+flat-sleep250", 64),
                     fmt(pl("xwg-nvidia", "", "min")),
                     fmt(pl("xwg-nvidia", "", "max")), fmt(med_x),
                     fmt(pl("cuda", "", "min")), fmt(pl("cuda", "", "max")),
@@ -1104,7 +1109,7 @@ def section_performance(rep):
                     tuning_spread(), fmt(min(relaunches)),
                     fmt(max(relaunches)),
                     fmt(get("xwg-nvidia", "relaunch", 256)),
-                    fmt(get("xwg-nvidia", "relaunch", 256) / 10))]
+                    fmt(get("xwg-nvidia", "relaunch", 256) / RELAUNCH_GOAL))]
 
         def fan_spread():
             """The spread of the tree at 1056 groups over clusters of 88
@@ -1356,9 +1361,10 @@ def section_performance(rep):
                     "264 (%s against %s), where the default runs the "
                     "counter; longer sleeps gained nothing at 1056 groups. "
                     "For the default that is %s us at 256 work-items, not "
-                    "worth a PTX-only knob, so xwg does not sleep (an "
-                    "earlier run's sleeps, on the code of its day, lost "
-                    "everywhere). Nor is there a "
+                    "worth a PTX-only knob, so xwg does not sleep. At 4224 "
+                    "groups longer sleeps kept gaining on the flat wake "
+                    "(%s us with 400 ns), which xwg does not run there. "
+                    "Nor is there a "
                     "lighter release: PTX's one-way `fence.release.gpu` "
                     "compiles to the same `MEMBAR.ALL.GPU` and "
                     "`fence.acquire.gpu` to the same `CCTL.IVALL` "
@@ -1389,6 +1395,7 @@ def section_performance(rep):
                         fmt(f4("counter+sleep32", 1024)),
                         fmt(f4("counter", 1024)),
                         d("shipped", "shipped+sleep32"),
+                        fmt(f4("shipped+sleep400", 64)),
                         fmt(f4("oneway")), RELAUNCH_GOAL,
                         "%.1f" % DESIGN_RELAUNCH_US,
                         fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL),
@@ -1649,14 +1656,14 @@ def section_study(rep):
                        "go); it fits the H200 (about 19 GB of graph). Each "
                        "scale costs the GPU machine's host 4 to 6 times the "
                        "one below: at scale 26 the graph took 48 s and the "
-                       "four C references 153 s, so it ran with one timed "
-                       "run per version, all in one 10-minute device command "
-                       "(402 s; `results/raw/h200/apps-log.txt`)." % (
+                       "four C references 153 s "
+                       "(`results/raw/h200/apps-log.txt`), so it ran with "
+                       "one timed run per version, all in one 10-minute "
+                       "device command (402 s by the shell's `time`)." % (
                            ", ".join("%d: %.2f x" % x for x in rmat),
                            rmat[-1][0]))
         # The run before this one (results/raw/h200/study-h200-previous.csv,
-        # no header): its grid rows ran after the returning arrival and the
-        # flat wake, its Kronecker rows before them.
+        # no header), measured at several dates.
         prev = []
         prev_path = os.path.join(rep.results_dir, "raw", "h200",
                                  "study-h200-previous.csv")
@@ -1695,10 +1702,10 @@ def section_study(rep):
             out.append("- Every H200 row above was measured again on the "
                        "code whose barrier figures this report gives (the "
                        "run before is kept in "
-                       "`results/raw/h200/study-h200-previous.csv`: its grid "
-                       "rows ran after the returning arrival and the flat "
-                       "wake, its Kronecker rows before them, at about 2.4 "
-                       "us per barrier). Per graph the geometric mean moved "
+                       "`results/raw/h200/study-h200-previous.csv`; its "
+                       "rows were measured at several dates, before some of "
+                       "the barrier's speed-ups). Per graph the geometric "
+                       "mean moved "
                        "by %.2f x at most (%s: %.2f to %.2f x; %s). That is "
                        "the runs' own noise: colouring's barrier version on "
                        "scale 14 took %s ms over three runs. A barrier costs "
