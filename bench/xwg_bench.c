@@ -14,6 +14,9 @@
  *                   launch, as a host loop that checks a convergence flag.
  *   relaunch/finish  the same with clFinish after each launch: each
  *                   launch's whole latency.
+ *   relaunch/xwg    the same through xwg_launch_ex() (discovery skipped,
+ *                   the discovered groups): a launch with xwg's state,
+ *                   waited for, its status read back.
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
  *                   (release store; polls that acquire as the barriers'
@@ -49,6 +52,7 @@
 #include "bench.h"
 #include "cpu_barriers.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,10 +161,6 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
     return t[2];
 }
 
-/* Wall time (us) of `count` launches of the empty kernel; median of 3.
- * With `sink` set, each launch is followed by a blocking read of 4 bytes
- * of it, as a host loop that checks a convergence flag waits for every
- * step; otherwise the launches are enqueued back to back. */
 /* How a relaunch loop waits between launches: not at all (the launches
  * queue back to back), for a 4-byte read of a result (a convergence
  * loop), or for clFinish (each launch's whole latency, as the brief's
@@ -169,6 +169,8 @@ enum relaunch_wait { WAIT_NONE, WAIT_READBACK, WAIT_FINISH };
 static const char *const relaunch_rows[] = {"relaunch", "relaunch/readback",
                                             "relaunch/finish"};
 
+/* Wall time (us) of `count` launches of the empty kernel, each waited for
+ * as `wait` says (into `sink` for a read-back); median of 3. */
 static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
                           unsigned count, cl_mem sink, enum relaunch_wait wait)
 {
@@ -188,6 +190,35 @@ static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
                 clFinish(b->queue);
         }
         clFinish(b->queue);
+        t[i] = now_us() - start;
+    }
+    qsort(t, 3, sizeof *t, cmp_double);
+    return t[1];
+}
+
+/* Wall time (us) of `count` calls of xwg_launch_ex() on k (the barrier
+ * kernel with no barriers to run), `groups` groups with discovery skipped:
+ * what xwg adds to a launch that the host waits for (its state buffer,
+ * the algorithm and watchdog arguments, the status read back). Median of
+ * 3; NAN if a launch fails. */
+static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
+                              cl_uint groups, unsigned count)
+{
+    double t[3];
+    const cl_uint none = 0;
+    clSetKernelArg(k, 0, sizeof none, &none);
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.groups = groups;
+    lo.skip_discovery = 1;
+    for (int i = 0; i < 3; i++) {
+        clFinish(b->queue);
+        double start = now_us();
+        for (unsigned c = 0; c < count; c++) {
+            xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+            if (xwg_launch_ex(b->xc, b->queue, k, local, &lo, &info) !=
+                XWG_SUCCESS)
+                return NAN;
+        }
         t[i] = now_us() - start;
     }
     qsort(t, 3, sizeof *t, cmp_double);
@@ -266,6 +297,10 @@ static void measure_size(bench *b, size_t local)
             row(b, relaunch_rows[w], local, occ_name[o], groups,
                 (r2 - r1) / ((b->e2 - b->e1) / 4));
         }
+        double x1 = xwg_relaunch_us(b, k, local, groups, b->e1 / 4);
+        double x2 = xwg_relaunch_us(b, k, local, groups, b->e2 / 4);
+        row(b, "relaunch/xwg", local, occ_name[o], groups,
+            (x2 - x1) / ((b->e2 - b->e1) / 4));
     }
     clReleaseMemObject(sink);
     clReleaseKernel(empty);
