@@ -464,12 +464,9 @@ XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
  * state. */
 typedef struct xwg_pending xwg_pending;
 
-/* Enqueues the launch and returns at once: three commands on `queue`, a
- * write of the launch's state, the kernel, and a non-blocking read of the
- * kernel's status words that xwg_launch_finish() waits for. *pending must
- * be passed to xwg_launch_finish() exactly once. If event is not NULL it
- * receives the kernel's event (the caller releases it), to wait on or
- * chain. */
+/* Enqueues the launch and returns at once. *pending must be passed to
+ * xwg_launch_finish() exactly once. If event is not NULL it receives the
+ * kernel's event (the caller releases it), to wait on or chain. */
 XWG_EXPORT int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                                 cl_kernel kernel, size_t local_size,
                                 const xwg_launch_options *opts,

@@ -9,12 +9,9 @@
  * failed, the barrier flags too (a completed launch leaves them as the
  * barriers start from: see xwg_state_layout.h). Oclgrind forgets that
  * memory was initialised when a later write covers only part of a buffer,
- * so there every write covers the whole buffer. A third command, a
- * non-blocking read that waits for the kernel, brings back the two words
- * of its status (the participants and the failed flag), so that
- * xwg_launch_finish() waits once: each blocking call costs a round trip
- * to the device (about 9 us on the H200), and two of them after the
- * kernel doubled what a launch cost (results/README.md, relaunch/xwg).
+ * so there every write covers the whole buffer. xwg_launch_finish() waits
+ * for the kernel and reads two words back: the participants and the
+ * failed flag.
  */
 #include "internal.h"
 
@@ -28,10 +25,6 @@ struct xwg_pending {
     xwg__state_buffer state;
     cl_event setup; /* the write of the state */
     cl_event kernel;
-    cl_event status_read; /* the read of status[] */
-    /* State words XWG__W_COUNT to XWG__W_FAILED, read back after the
-     * kernel (one read: they lie 128 words apart, so 516 bytes). */
-    cl_uint status[XWG__W_FAILED - XWG__W_COUNT + 1];
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint groups;
@@ -86,8 +79,6 @@ static void pending_free(xwg_pending *p)
         clReleaseEvent(p->setup);
     if (p->kernel)
         clReleaseEvent(p->kernel);
-    if (p->status_read)
-        clReleaseEvent(p->status_read);
     if (p->state.mem)
         xwg__state_return(p->ctx, p->state);
     free(p->image);
@@ -132,8 +123,8 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
     return XWG_SUCCESS;
 }
 
-/* The three commands of a launch; p->setup, p->kernel and p->status_read
- * get their events. */
+/* The two commands of a launch; p->setup and p->kernel get their
+ * events. */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
                    cl_uint state_arg, size_t local_size)
 {
@@ -152,14 +143,8 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
     if (err != CL_SUCCESS)
         return err;
     size_t global = (size_t)p->groups * local_size;
-    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local_size,
-                                 1, &p->setup, &p->kernel);
-    if (err != CL_SUCCESS)
-        return err;
-    return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
-                               XWG__W_COUNT * sizeof(cl_uint),
-                               sizeof p->status, p->status, 1, &p->kernel,
-                               &p->status_read);
+    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                  &local_size, 1, &p->setup, &p->kernel);
 }
 
 int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
@@ -247,23 +232,24 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         return XWG_ERROR_INVALID_ARGUMENT;
     if (info != NULL && info->size < sizeof(size_t))
         info = NULL; /* too small to hold even its size: nothing to fill */
-    /* The read waits for the kernel, so one wait covers both. A kernel
-     * that failed fails the read too (its wait list failed): report the
-     * kernel's own status then. */
+    xwg_context *ctx = p->ctx;
     cl_int status = CL_COMPLETE;
-    int err = clWaitForEvents(1, &p->status_read);
-    int info_err = clGetEventInfo(p->kernel,
-                                  CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                  sizeof status, &status, NULL);
-    if (info_err == CL_SUCCESS && status < 0)
+    int err = clWaitForEvents(1, &p->kernel);
+    if (err == CL_SUCCESS)
+        err = clGetEventInfo(p->kernel, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                             sizeof status, &status, NULL);
+    if (err == CL_SUCCESS && status < 0)
         err = status; /* the kernel itself failed */
-    else if (err == CL_SUCCESS)
-        err = info_err;
     cl_uint participants = p->groups, failed = 0;
     if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&ctx->lock);
         if (!p->skip_discovery)
-            participants = p->status[0];
-        failed = p->status[XWG__W_FAILED - XWG__W_COUNT];
+            err = xwg__read_state_word(ctx, p->state.mem, XWG__W_COUNT,
+                                       &participants);
+        if (err == CL_SUCCESS)
+            err = xwg__read_state_word(ctx, p->state.mem, XWG__W_FAILED,
+                                       &failed);
+        pthread_mutex_unlock(&ctx->lock);
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0, p->barrier};
