@@ -1009,6 +1009,30 @@ def section_performance(rep):
                    "%.1f" % (DESIGN_RELAUNCH_US / d256) if d256 else "-",
                    RELAUNCH_GOAL, fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL))]
 
+        xl = get("xwg-nvidia-xwglaunch", "relaunch/xwg", 256)
+        if xl:
+            out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
+                    "`xwg_launch_ex()` of a kernel with no barrier to run, "
+                    "discovery skipped, the discovered groups, its status "
+                    "read back; label `xwg-nvidia-xwglaunch`, one run): %s "
+                    "us at 256 work-items, against %s for a plain launch "
+                    "followed by a 4-byte read and %s for one followed by "
+                    "`clFinish` in the same run. xwg waits for the "
+                    "kernel's event and then reads the status words on its "
+                    "own queue: two waits on the device where a plain "
+                    "relaunch has one. One non-blocking read of both words "
+                    "on the caller's queue, waited for with "
+                    "`clWaitForEvents`, took %s us (`xwg-nvidia-onewait`) "
+                    "and was taken back. A barrier is %s x cheaper than a "
+                    "launch through xwg." % (
+                        fmt(xl),
+                        fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
+                                256)),
+                        fmt(get("xwg-nvidia-xwglaunch", "relaunch/finish",
+                                256)),
+                        fmt(get("xwg-nvidia-onewait", "relaunch/xwg", 256)),
+                        "%.0f" % (xl / d256) if d256 else "-")]
+
         def pl(label, order, which):
             return at_places(label, "pingpong" + order, which, 64,
                              "2 groups")
