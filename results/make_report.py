@@ -1023,14 +1023,24 @@ def section_performance(rep):
                     "relaunch has one. One non-blocking read of both words "
                     "on the caller's queue, waited for with "
                     "`clWaitForEvents`, took %s us (`xwg-nvidia-onewait`) "
-                    "and was taken back. A barrier is %s x cheaper than a "
-                    "launch through xwg." % (
+                    "and was taken back; one blocking read on xwg's queue "
+                    "that waits for the kernel's event, %s us against %s "
+                    "for the plain launch and read-back in its run "
+                    "(`xwg-nvidia-oneread`, patch "
+                    "`results/raw/h200/launch-oneread.patch`), so the "
+                    "second wait is not where the time goes either; the "
+                    "write of the state before the kernel is the next "
+                    "suspect, not yet measured. A barrier is %s x cheaper "
+                    "than a launch through xwg." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
                                 256)),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/finish",
                                 256)),
                         fmt(get("xwg-nvidia-onewait", "relaunch/xwg", 256)),
+                        fmt(get("xwg-nvidia-oneread", "relaunch/xwg", 256)),
+                        fmt(get("xwg-nvidia-oneread", "relaunch/readback",
+                                256)),
                         "%.0f" % (xl / d256) if d256 else "-")]
 
         def pl(label, order, which):
