@@ -14,6 +14,8 @@
  *                   launch, as a host loop that checks a convergence flag.
  *   relaunch/finish  the same with clFinish after each launch: each
  *                   launch's whole latency.
+ *   relaunch/write-readback  the read-back loop with a write of 80 bytes
+ *                   before each launch, as xwg writes a launch's state.
  *   relaunch/xwg    the same through xwg_launch_ex() (discovery skipped,
  *                   the discovered groups): a launch with xwg's state,
  *                   waited for, its status read back.
@@ -164,10 +166,13 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
 /* How a relaunch loop waits between launches: not at all (the launches
  * queue back to back), for a 4-byte read of a result (a convergence
  * loop), or for clFinish (each launch's whole latency, as the brief's
- * relaunch figure was taken). */
-enum relaunch_wait { WAIT_NONE, WAIT_READBACK, WAIT_FINISH };
+ * relaunch figure was taken). WRITE_READBACK also writes 80 bytes to the
+ * device before each launch, as xwg_launch writes a launch's state: what
+ * that write adds to a launch that is read back. */
+enum relaunch_wait { WAIT_NONE, WAIT_READBACK, WAIT_FINISH, WRITE_READBACK };
 static const char *const relaunch_rows[] = {"relaunch", "relaunch/readback",
-                                            "relaunch/finish"};
+                                            "relaunch/finish",
+                                            "relaunch/write-readback"};
 
 /* Wall time (us) of `count` launches of the empty kernel, each waited for
  * as `wait` says (into `sink` for a read-back); median of 3. */
@@ -180,10 +185,14 @@ static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
         clFinish(b->queue);
         double start = now_us();
         for (unsigned c = 0; c < count; c++) {
+            static const cl_uint header[20];
+            if (wait == WRITE_READBACK)
+                clEnqueueWriteBuffer(b->queue, sink, CL_FALSE, 0,
+                                     sizeof header, header, 0, NULL, NULL);
             clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0,
                                    NULL, NULL);
             cl_uint flag;
-            if (wait == WAIT_READBACK)
+            if (wait == WAIT_READBACK || wait == WRITE_READBACK)
                 clEnqueueReadBuffer(b->queue, sink, CL_TRUE, 0, sizeof flag,
                                     &flag, 0, NULL, NULL);
             else if (wait == WAIT_FINISH)
@@ -232,7 +241,7 @@ static void measure_size(bench *b, size_t local)
     cl_kernel xf_k = b->xf_prog ? clCreateKernel(b->xf_prog, "barriers", &err)
                                 : NULL;
     cl_kernel empty = clCreateKernel(b->prog, "empty", &err);
-    cl_mem sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+    cl_mem sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 128, NULL, &err);
     clSetKernelArg(empty, 0, sizeof sink, &sink);
     cl_uint zero = 0;
     clSetKernelArg(k, 0, sizeof zero, &zero);
@@ -289,7 +298,7 @@ static void measure_size(bench *b, size_t local)
             measure_placed(b, local, groups);
         if (b->barriers_only)
             continue;
-        for (int w = WAIT_NONE; w <= WAIT_FINISH; w++) {
+        for (int w = WAIT_NONE; w <= WRITE_READBACK; w++) {
             double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4, sink,
                                     (enum relaunch_wait)w);
             double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4, sink,

@@ -1010,6 +1010,9 @@ def section_performance(rep):
                    RELAUNCH_GOAL, fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL))]
 
         xl = get("xwg-nvidia-xwglaunch", "relaunch/xwg", 256)
+        w_rb = get("xwg-nvidia-write", "relaunch/readback", 256)
+        w_wrb = get("xwg-nvidia-write", "relaunch/write-readback", 256)
+        w_x = get("xwg-nvidia-write", "relaunch/xwg", 256)
         if xl:
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
                     "`xwg_launch_ex()` of a kernel with no barrier to run, "
@@ -1028,10 +1031,14 @@ def section_performance(rep):
                     "for the plain launch and read-back in its run "
                     "(`xwg-nvidia-oneread`, patch "
                     "`results/raw/h200/launch-oneread.patch`), so the "
-                    "second wait is not where the time goes either; the "
-                    "write of the state before the kernel is the next "
-                    "suspect, not yet measured. A barrier is %s x cheaper "
-                    "than a launch through xwg." % (
+                    "second wait is not where the time goes either. The "
+                    "write of the state before the kernel is: 80 bytes "
+                    "written before each plain launch took its read-back "
+                    "loop from %s to %s us, and xwg's launch took %s in "
+                    "that run (`xwg-nvidia-write`), so the write costs "
+                    "about %s us and xwg's waits and host-side checks the "
+                    "other %s. A barrier is %s x cheaper than a launch "
+                    "through xwg." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
                                 256)),
@@ -1041,6 +1048,9 @@ def section_performance(rep):
                         fmt(get("xwg-nvidia-oneread", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/readback",
                                 256)),
+                        fmt(w_rb), fmt(w_wrb), fmt(w_x),
+                        fmt(w_wrb - w_rb) if w_rb and w_wrb else "-",
+                        fmt(w_x - w_wrb) if w_x and w_wrb else "-",
                         "%.0f" % (xl / d256) if d256 else "-")]
 
         def pl(label, order, which):
