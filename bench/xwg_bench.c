@@ -16,9 +16,12 @@
  *                   launch's whole latency.
  *   relaunch/write-readback  the read-back loop with a write of 80 bytes
  *                   before each launch, as xwg writes a launch's state.
- *   relaunch/xwg    the same through xwg_launch_ex() (discovery skipped,
- *                   the discovered groups): a launch with xwg's state,
- *                   waited for, its status read back.
+ *   relaunch/xwg    the same through xwg_launch_async() and
+ *                   xwg_launch_finish() (discovery skipped, the discovered
+ *                   groups): a launch with xwg's state, waited for, its
+ *                   status read back.
+ *   relaunch/xwg-enqueue  the part of that spent in xwg_launch_async()
+ *                   (host-side checks and enqueues).
  *   discovery       xwg_discover_uncached's wall time.
  *   pingpong        the floor: a flag handed between two groups and back
  *                   (release store; polls that acquire as the barriers'
@@ -205,15 +208,18 @@ static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
     return t[1];
 }
 
-/* Wall time (us) of `count` calls of xwg_launch_ex() on k (the barrier
- * kernel with no barriers to run), `groups` groups with discovery skipped:
- * what xwg adds to a launch that the host waits for (its state buffer,
- * the algorithm and watchdog arguments, the status read back). Median of
- * 3; NAN if a launch fails. */
+/* Wall time (us) of `count` launches through xwg of k (the barrier kernel
+ * with no barriers to run), `groups` groups with discovery skipped: what
+ * xwg adds to a launch that the host waits for (its state buffer, the
+ * algorithm and watchdog arguments, the status read back). Each launch is
+ * xwg_launch_async() then xwg_launch_finish(), as xwg_launch_ex() does;
+ * *enqueue_us gets the part spent in xwg_launch_async() (its checks and
+ * enqueues, no wait). Median of 3; NAN if a launch fails. */
 static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
-                              cl_uint groups, unsigned count)
+                              cl_uint groups, unsigned count,
+                              double *enqueue_us)
 {
-    double t[3];
+    double t[3], e[3];
     const cl_uint none = 0;
     clSetKernelArg(k, 0, sizeof none, &none);
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
@@ -222,15 +228,21 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
     for (int i = 0; i < 3; i++) {
         clFinish(b->queue);
         double start = now_us();
+        e[i] = 0;
         for (unsigned c = 0; c < count; c++) {
-            xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-            if (xwg_launch_ex(b->xc, b->queue, k, local, &lo, &info) !=
-                XWG_SUCCESS)
+            xwg_pending *p;
+            double before = now_us();
+            int err = xwg_launch_async(b->xc, b->queue, k, local, &lo, &p,
+                                       NULL);
+            e[i] += now_us() - before;
+            if (err != XWG_SUCCESS || xwg_launch_finish(p, NULL) != XWG_SUCCESS)
                 return NAN;
         }
         t[i] = now_us() - start;
     }
     qsort(t, 3, sizeof *t, cmp_double);
+    qsort(e, 3, sizeof *e, cmp_double);
+    *enqueue_us = e[1];
     return t[1];
 }
 
@@ -306,10 +318,13 @@ static void measure_size(bench *b, size_t local)
             row(b, relaunch_rows[w], local, occ_name[o], groups,
                 (r2 - r1) / ((b->e2 - b->e1) / 4));
         }
-        double x1 = xwg_relaunch_us(b, k, local, groups, b->e1 / 4);
-        double x2 = xwg_relaunch_us(b, k, local, groups, b->e2 / 4);
+        double q1, q2;
+        double x1 = xwg_relaunch_us(b, k, local, groups, b->e1 / 4, &q1);
+        double x2 = xwg_relaunch_us(b, k, local, groups, b->e2 / 4, &q2);
         row(b, "relaunch/xwg", local, occ_name[o], groups,
             (x2 - x1) / ((b->e2 - b->e1) / 4));
+        row(b, "relaunch/xwg-enqueue", local, occ_name[o], groups,
+            (q2 - q1) / ((b->e2 - b->e1) / 4));
     }
     clReleaseMemObject(sink);
     clReleaseKernel(empty);
