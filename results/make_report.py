@@ -1013,6 +1013,18 @@ def section_performance(rep):
         w_rb = get("xwg-nvidia-write", "relaunch/readback", 256)
         w_wrb = get("xwg-nvidia-write", "relaunch/write-readback", 256)
         w_x = get("xwg-nvidia-write", "relaunch/xwg", 256)
+        # One-off host-side costs per call (results/raw/h200/clcost.c):
+        # lines "NAME ... US us".
+        calls = []
+        cost_path = os.path.join(rep.results_dir, "raw", "h200",
+                                 "clcost-h200.txt")
+        if os.path.exists(cost_path):
+            with open(cost_path, encoding="utf-8") as f:
+                for line in f:
+                    words = line.split()
+                    if "us" in words:
+                        at = words.index("us")
+                        calls.append((words[0], float(words[at - 1])))
         if xl:
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
                     "`xwg_launch_ex()` of a kernel with no barrier to run, "
@@ -1037,8 +1049,17 @@ def section_performance(rep):
                     "loop from %s to %s us, and xwg's launch took %s in "
                     "that run (`xwg-nvidia-write`), so the write costs "
                     "about %s us and xwg's waits and host-side checks the "
-                    "other %s. A barrier is %s x cheaper than a launch "
-                    "through xwg." % (
+                    "other %s. Of a launch through xwg, %s us is spent in "
+                    "`xwg_launch_async()` on the host "
+                    "(`relaunch/xwg-enqueue`, label `xwg-nvidia-enqueue`, "
+                    "where the whole launch took %s). Its queries of the "
+                    "kernel and the program (the state argument, the "
+                    "build options that say which barriers are compiled, "
+                    "the local memory) cost %s us a call at most on "
+                    "NVIDIA, and the enqueue of the state's write %s "
+                    "(`results/raw/h200/clcost.c`, output beside it): "
+                    "caching them would save nothing. A barrier is %s x "
+                    "cheaper than a launch through xwg." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
                                 256)),
@@ -1051,6 +1072,15 @@ def section_performance(rep):
                         fmt(w_rb), fmt(w_wrb), fmt(w_x),
                         fmt(w_wrb - w_rb) if w_rb and w_wrb else "-",
                         fmt(w_x - w_wrb) if w_x and w_wrb else "-",
+                        fmt(get("xwg-nvidia-enqueue", "relaunch/xwg-enqueue",
+                                256)),
+                        fmt(get("xwg-nvidia-enqueue", "relaunch/xwg", 256)),
+                        "%.3f" % max(q for name, q in calls
+                                     if name.startswith("clGet"))
+                        if calls else "-",
+                        "%.1f" % max(q for name, q in calls
+                                     if name.startswith("clEnqueueWrite"))
+                        if calls else "-",
                         "%.0f" % (xl / d256) if d256 else "-")]
 
         def pl(label, order, which):

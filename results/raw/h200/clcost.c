@@ -1,0 +1,83 @@
+/* clcost.c - a one-off measurement, kept with its output (clcost-h200.txt):
+ * what each OpenCL call that xwg_launch_async() makes costs on the host,
+ * the mean of N calls, and xwg_launch_async() itself (8 groups of 64,
+ * discovery skipped). On the GPU machine, from the repository root:
+ *   source scripts/h200_setup.sh
+ *   gcc -O2 -Iinclude results/raw/h200/clcost.c /tmp/xwg-build/libxwg.a \
+ *       -lOpenCL -lpthread -lm -o /tmp/clcost && /tmp/clcost NVIDIA */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <xwg_barrier.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+#define N 2000
+#define TIME(label, body)                                                      \
+    do {                                                                       \
+        double s = now_us();                                                   \
+        for (int i_ = 0; i_ < N; i_++) {                                       \
+            body;                                                              \
+        }                                                                      \
+        printf("%-40s %8.3f us\n", label, (now_us() - s) / N);               \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    cl_platform_id pl;
+    cl_device_id dev;
+    if (xwg_find_device(argc > 1 ? argv[1] : "", &pl, &dev)) return 1;
+    cl_int err;
+    cl_context cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(cl, dev, NULL, &err);
+    xwg_context *xc;
+    if (xwg_context_create(cl, dev, NULL, &xc)) return 2;
+    cl_program prog;
+    if (xwg_program_build(xc, "__kernel void k(uint count, XWG_STATE)\n"
+                              "{ XWG_DISCOVER(); for (uint i = 0; i < count; i++) xwg_barrier(); }\n",
+                          "", &prog, NULL)) return 3;
+    cl_kernel k = clCreateKernel(prog, "k", &err);
+    cl_uint zero = 0;
+    clSetKernelArg(k, 0, sizeof zero, &zero);
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    static cl_uint host[1024];
+    cl_uint n;
+    char name[64];
+    cl_program p2;
+    size_t bytes;
+    char opts[4096];
+    cl_ulong lm;
+    TIME("clGetKernelInfo NUM_ARGS", clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof n, &n, NULL));
+    TIME("clGetKernelArgInfo NAME (arg 1)", clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof name, name, NULL));
+    TIME("clGetKernelInfo PROGRAM", clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof p2, &p2, NULL));
+    TIME("clGetProgramBuildInfo OPTIONS size", clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, 0, NULL, &bytes));
+    TIME("clGetProgramBuildInfo OPTIONS", clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL));
+    TIME("clGetKernelWorkGroupInfo LOCAL_MEM", clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lm, &lm, NULL));
+    TIME("clSetKernelArg", clSetKernelArg(k, 0, sizeof zero, &zero));
+    clFinish(q);
+    TIME("clEnqueueWriteBuffer 1 KiB nonblocking", clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, NULL));
+    clFinish(q);
+    TIME("clEnqueueWriteBuffer 80 B nonblocking", clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 80, host, 0, NULL, NULL));
+    clFinish(q);
+    {
+        double s = now_us(), in = 0;
+        for (int i = 0; i < N / 10; i++) {
+            xwg_pending *pd;
+            xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+            lo.groups = 8;
+            lo.skip_discovery = 1;
+            double b = now_us();
+            if (xwg_launch_async(xc, q, k, 64, &lo, &pd, NULL)) return 4;
+            in += now_us() - b;
+            xwg_launch_finish(pd, NULL);
+        }
+        printf("%-40s %8.3f us (of %.3f per launch)\n", "xwg_launch_async", in / (N / 10), (now_us() - s) / (N / 10));
+    }
+    return 0;
+}
