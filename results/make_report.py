@@ -20,6 +20,7 @@ and says that the plots were left out.
 """
 import csv
 import os
+import re
 import sys
 
 
@@ -1021,10 +1022,10 @@ def section_performance(rep):
         if os.path.exists(cost_path):
             with open(cost_path, encoding="utf-8") as f:
                 for line in f:
-                    words = line.split()
-                    if "us" in words:
-                        at = words.index("us")
-                        calls.append((words[0], float(words[at - 1])))
+                    m = re.match(r"(.*?)\s+([0-9.]+) us", line)
+                    if m:
+                        calls.append((m.group(1), float(m.group(2))))
+        cost = dict(calls)
         if xl:
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
                     "`xwg_launch_ex()` of a kernel with no barrier to run, "
@@ -1056,9 +1057,13 @@ def section_performance(rep):
                     "kernel and the program (the state argument, the "
                     "build options that say which barriers are compiled, "
                     "the local memory) cost %s us a call at most on "
-                    "NVIDIA, and the enqueue of the state's write %s "
-                    "(`results/raw/h200/clcost.c`, output beside it): "
-                    "caching them would save nothing. A barrier is %s x "
+                    "NVIDIA, so caching them would save nothing; the "
+                    "enqueues are the cost: in a program of its own "
+                    "(`results/raw/h200/clcost.c`, output beside it), "
+                    "`xwg_launch_async()` took %s us, of which enqueuing "
+                    "a 1 KiB write and a kernel that waits for it, with "
+                    "their events, took %s (%s without the events). A "
+                    "barrier is %s x "
                     "cheaper than a launch through xwg." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
@@ -1078,9 +1083,10 @@ def section_performance(rep):
                         "%.3f" % max(q for name, q in calls
                                      if name.startswith("clGet"))
                         if calls else "-",
-                        "%.1f" % max(q for name, q in calls
-                                     if name.startswith("clEnqueueWrite"))
-                        if calls else "-",
+                        fmt(cost.get("xwg_launch_async")),
+                        fmt(cost.get("write 1 KiB + kernel waiting on it "
+                                     "(events)")),
+                        fmt(cost.get("write 1 KiB + kernel, no events")),
                         "%.0f" % (xl / d256) if d256 else "-")]
 
         def pl(label, order, which):

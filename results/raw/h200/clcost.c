@@ -1,7 +1,8 @@
 /* clcost.c - a one-off measurement, kept with its output (clcost-h200.txt):
  * what each OpenCL call that xwg_launch_async() makes costs on the host,
- * the mean of N calls, and xwg_launch_async() itself (8 groups of 64,
- * discovery skipped). On the GPU machine, from the repository root:
+ * the mean of N calls; the enqueues of a plain kernel, with and without
+ * events and a write before it; and xwg_launch_async() itself (8 groups
+ * of 64, discovery skipped). On the GPU machine, from the repository root:
  *   source scripts/h200_setup.sh
  *   gcc -O2 -Iinclude results/raw/h200/clcost.c /tmp/xwg-build/libxwg.a \
  *       -lOpenCL -lpthread -lm -o /tmp/clcost && /tmp/clcost NVIDIA */
@@ -65,6 +66,30 @@ int main(int argc, char **argv)
     clFinish(q);
     TIME("clEnqueueWriteBuffer 80 B nonblocking", clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 80, host, 0, NULL, NULL));
     clFinish(q);
+    {
+        const char *src = "__kernel void e(__global uint *p)"
+                          "{ if (get_global_id(0) == 0) p[0]++; }";
+        cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
+        clBuildProgram(ep, 1, &dev, "", NULL, NULL);
+        cl_kernel e = clCreateKernel(ep, "e", &err);
+        clSetKernelArg(e, 0, sizeof buf, &buf);
+        size_t g = 512, l = 64;
+        cl_event done, ev;
+        clEnqueueMarkerWithWaitList(q, 0, NULL, &done);
+        clFinish(q);
+        cl_command_queue_properties props;
+        TIME("clGetCommandQueueInfo PROPERTIES", clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL));
+        TIME("clEnqueueNDRangeKernel", { clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 0, NULL, NULL); if (i_ % 100 == 99) clFinish(q); });
+        clFinish(q);
+        TIME("clEnqueueNDRangeKernel, event out", { clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 0, NULL, &ev); clReleaseEvent(ev); if (i_ % 100 == 99) clFinish(q); });
+        clFinish(q);
+        TIME("clEnqueueNDRangeKernel, wait list + event", { clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 1, &done, &ev); clReleaseEvent(ev); if (i_ % 100 == 99) clFinish(q); });
+        clFinish(q);
+        TIME("write 1 KiB + kernel waiting on it (events)", { cl_event w; clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, &w); clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 1, &w, &ev); clReleaseEvent(w); clReleaseEvent(ev); if (i_ % 100 == 99) clFinish(q); });
+        clFinish(q);
+        TIME("write 1 KiB + kernel, no events", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, NULL); clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 0, NULL, NULL); if (i_ % 100 == 99) clFinish(q); });
+        clFinish(q);
+    }
     {
         double s = now_us(), in = 0;
         for (int i = 0; i < N / 10; i++) {
