@@ -1621,18 +1621,28 @@ def section_study(rep):
            "recorded in `results/raw/h200/study-h200.csv`).", ""]
     refused = [r for r in rows if r["variant"] == "refused"]
     runs = [r for r in rows if r["variant"] in ("barrier", "multi")]
-    groups = {}
-    for r in runs:
-        groups.setdefault((r["implementation"], r["app"], r["graph"]),
-                          {}).setdefault(r["variant"], []).append(r)
-    table, speedups, by_graph = [], {}, {}
-    for (impl, app, g), by in groups.items():
-        if "barrier" not in by or "multi" not in by:
-            continue
+
+    def by_case(rows_):
+        """{(implementation, app, graph): {variant: [rows]}} of the cases
+        measured in both versions, in the order the rows first name them."""
+        cases = {}
+        for r in rows_:
+            if r["variant"] in ("barrier", "multi"):
+                cases.setdefault((r["implementation"], r["app"], r["graph"]),
+                                 {}).setdefault(r["variant"], []).append(r)
+        return {k: by for k, by in cases.items() if len(by) == 2}
+
+    def medians_of(by):
+        """{variant: median time (ms)} of one case's runs."""
         med = {}
         for v, rs in by.items():
             ts = sorted(float(x["time_ms"]) for x in rs)
             med[v] = ts[len(ts) // 2]
+        return med
+    cases = by_case(runs)
+    table, speedups, by_graph = [], {}, {}
+    for (impl, app, g), by in cases.items():
+        med = medians_of(by)
         ok = all(x["verified"] == "1" for v in by.values() for x in v)
         sp = med["multi"] / med["barrier"]
         if not impl.startswith("oclgrind"):  # a simulator's times
@@ -1700,11 +1710,10 @@ def section_study(rep):
 
         def app_ms(app, graph):
             """The barrier version's median time (ms) on the H200."""
-            ts = sorted(float(r["time_ms"]) for r in runs
-                        if r["implementation"].startswith("nvidia") and
-                        r["app"] == app and r["graph"] == graph and
-                        r["variant"] == "barrier")
-            return ts[len(ts) // 2] if ts else None
+            return next((medians_of(by)["barrier"]
+                         for (impl, a, g), by in cases.items()
+                         if impl.startswith("nvidia") and a == app and
+                         g == graph), None)
         out.append("- On the H200 a barrier costs %s us at the 1056 "
                    "groups of 256 work-items the apps run, a launch %s us, "
                    "and %s us with "
@@ -1754,16 +1763,10 @@ def section_study(rep):
         def graph_means(rows_):
             """{graph: geometric-mean speedup over the four apps} of the
             H200's rows."""
-            times = {}
-            for r in rows_:
-                if (r["implementation"].startswith("nvidia") and
-                        r["variant"] in ("barrier", "multi")):
-                    times.setdefault((r["graph"], r["app"]), {}).setdefault(
-                        r["variant"], []).append(float(r["time_ms"]))
             sps = {}
-            for (g, app), by in times.items():
-                if len(by) == 2:
-                    med = {v: sorted(ts)[len(ts) // 2] for v, ts in by.items()}
+            for (impl, app, g), by in by_case(rows_).items():
+                if impl.startswith("nvidia"):
+                    med = medians_of(by)
                     sps.setdefault(g, []).append(med["multi"] / med["barrier"])
             return {g: geomean(x) for g, x in sps.items() if len(x) == 4}
 
