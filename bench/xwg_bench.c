@@ -177,6 +177,16 @@ static const char *const relaunch_rows[] = {"relaunch", "relaunch/readback",
                                             "relaunch/finish",
                                             "relaunch/write-readback"};
 
+/* Relaunch loops run a quarter of the barrier counts (a launch costs
+ * microseconds, not a barrier's fraction of one); per launch, the
+ * difference of the two loops over the difference of their counts. */
+static unsigned relaunches(unsigned barriers) { return barriers / 4; }
+
+static double per_relaunch_us(const bench *b, double t1, double t2)
+{
+    return (t2 - t1) / (relaunches(b->e2) - relaunches(b->e1));
+}
+
 /* Wall time (us) of `count` launches of the empty kernel, each waited for
  * as `wait` says (into `sink` for a read-back); median of 3. */
 static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
@@ -220,6 +230,7 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
                               double *enqueue_us)
 {
     double t[3], e[3];
+    *enqueue_us = NAN;
     const cl_uint none = 0;
     clSetKernelArg(k, 0, sizeof none, &none);
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
@@ -311,20 +322,24 @@ static void measure_size(bench *b, size_t local)
         if (b->barriers_only)
             continue;
         for (int w = WAIT_NONE; w <= WRITE_READBACK; w++) {
-            double r1 = relaunch_us(b, empty, local, groups, b->e1 / 4, sink,
+            double r1 = relaunch_us(b, empty, local, groups,
+                                    relaunches(b->e1), sink,
                                     (enum relaunch_wait)w);
-            double r2 = relaunch_us(b, empty, local, groups, b->e2 / 4, sink,
+            double r2 = relaunch_us(b, empty, local, groups,
+                                    relaunches(b->e2), sink,
                                     (enum relaunch_wait)w);
             row(b, relaunch_rows[w], local, occ_name[o], groups,
-                (r2 - r1) / ((b->e2 - b->e1) / 4));
+                per_relaunch_us(b, r1, r2));
         }
         double q1, q2;
-        double x1 = xwg_relaunch_us(b, k, local, groups, b->e1 / 4, &q1);
-        double x2 = xwg_relaunch_us(b, k, local, groups, b->e2 / 4, &q2);
+        double x1 = xwg_relaunch_us(b, k, local, groups, relaunches(b->e1),
+                                    &q1);
+        double x2 = xwg_relaunch_us(b, k, local, groups, relaunches(b->e2),
+                                    &q2);
         row(b, "relaunch/xwg", local, occ_name[o], groups,
-            (x2 - x1) / ((b->e2 - b->e1) / 4));
+            per_relaunch_us(b, x1, x2));
         row(b, "relaunch/xwg-enqueue", local, occ_name[o], groups,
-            (q2 - q1) / ((b->e2 - b->e1) / 4));
+            per_relaunch_us(b, q1, q2));
     }
     clReleaseMemObject(sink);
     clReleaseKernel(empty);
