@@ -283,26 +283,29 @@ int xwg_context_create(cl_context context, cl_device_id device,
         : is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
                                                : XWG__WINDOW_US_CPU;
 
-    /* Our own queue, so that discovery never waits behind user work; with
-     * profiling, to report the discovery kernel's device time. */
+    /* Our own queues, so that discovery never waits behind user work: one
+     * with profiling, to report the discovery kernel's device time, and one
+     * without for reads and writes, which profiling slows (internal.h). */
     ctx->queue = xwg__create_queue(context, device, CL_QUEUE_PROFILING_ENABLE,
                                    &err);
-    if (ctx->queue == NULL) {
-        free(ctx);
-        return err;
-    }
-    ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
-                                XWG__STATE_WORDS * sizeof(cl_uint), NULL, &err);
-    if (ctx->state == NULL) {
-        clReleaseCommandQueue(ctx->queue);
-        free(ctx);
-        return err;
-    }
-    if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+    if (ctx->queue != NULL)
+        ctx->copy_queue = xwg__create_queue(context, device, 0, &err);
+    if (ctx->copy_queue != NULL)
+        ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
+                                    XWG__STATE_WORDS * sizeof(cl_uint), NULL,
+                                    &err);
+    if (ctx->state != NULL && pthread_mutex_init(&ctx->lock, NULL) != 0) {
         clReleaseMemObject(ctx->state);
-        clReleaseCommandQueue(ctx->queue);
+        ctx->state = NULL;
+        err = XWG_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    if (ctx->state == NULL) {
+        if (ctx->copy_queue != NULL)
+            clReleaseCommandQueue(ctx->copy_queue);
+        if (ctx->queue != NULL)
+            clReleaseCommandQueue(ctx->queue);
         free(ctx);
-        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+        return err;
     }
     clRetainContext(context);
     clRetainDevice(device);
@@ -345,6 +348,7 @@ void xwg_context_release(xwg_context *ctx)
     for (size_t i = 0; i < ctx->pool_len; i++)
         clReleaseMemObject(ctx->pool[i].mem);
     clReleaseMemObject(ctx->state);
+    clReleaseCommandQueue(ctx->copy_queue);
     clReleaseCommandQueue(ctx->queue);
     clReleaseDevice(ctx->device);
     clReleaseContext(ctx->cl);

@@ -47,7 +47,8 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
 {
     cl_uint header[XWG__STATE_WORDS];
     xwg__state_header(ctx, mode, window_polls, 0, 0, header);
-    int err = clEnqueueWriteBuffer(ctx->queue, ctx->state, CL_TRUE, 0,
+    /* Blocking, so the kernel on the other queue starts after it. */
+    int err = clEnqueueWriteBuffer(ctx->copy_queue, ctx->state, CL_TRUE, 0,
                                    sizeof header, header, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return err;
@@ -177,7 +178,7 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
                            XWG__MODE_DISCOVERY_ONLY,
                            ctx->info.discovery_window_polls, &kernel_ms);
         if (err == XWG_SUCCESS)
-            err = xwg__read_state_word(ctx, ctx->state, XWG__W_COUNT, &count);
+            err = xwg__read_state(ctx, ctx->state, XWG__W_COUNT, 1, &count);
         if (err != XWG_SUCCESS)
             return err;
         XWG__TRACE("discovery: %u of %zu groups of %zu (%.3f ms)", count,

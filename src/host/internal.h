@@ -35,6 +35,11 @@ struct xwg_context {
     cl_context cl;          /* retained */
     cl_device_id device;    /* retained */
     cl_command_queue queue; /* xwg's own, with profiling, for discovery */
+    /* xwg's own too, without profiling: the state writes and reads around
+     * discovery and the status reads of launches. On the H200 a 4-byte
+     * read through a profiling queue took 8 us longer (26.8 against 18.7
+     * us after a kernel: results/raw/h200/clcost-waits-h200.txt). */
+    cl_command_queue copy_queue;
     cl_mem state;           /* discovery's state buffer (header only) */
     xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */
     size_t pool_len;
@@ -42,7 +47,10 @@ struct xwg_context {
     int full_state_writes;
     xwg_options options;    /* after defaults and environment */
     xwg_device_info info;   /* what the probe found and chose */
-    pthread_mutex_t lock;   /* guards queue, state, pool and cache */
+    pthread_mutex_t lock;   /* guards queue, state, pool and cache (the
+                               copy queue needs no lock: OpenCL calls are
+                               thread-safe, and each read waits for its
+                               own kernel only) */
     xwg__cache_entry *cache;
     size_t cache_len, cache_cap;
 };
@@ -94,9 +102,11 @@ void xwg__state_header(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
                        cl_uint watchdog_polls,
                        cl_uint header[XWG__STATE_WORDS]);
-/* Reads one word of a state buffer on ctx->queue, blocking (under lock). */
-int xwg__read_state_word(xwg_context *ctx, cl_mem state, cl_uint word,
-                         cl_uint *value);
+/* Reads words [first, first + count) of a state buffer on ctx->copy_queue,
+ * blocking. The caller has waited for the kernel that wrote them: a read
+ * that waited there would hold up every other command of that queue. */
+int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
+                    cl_uint count, cl_uint *values);
 /* A launch state buffer of at least `words` words, from the pool or new;
  * and back to the pool (or released, when the pool is full). */
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);

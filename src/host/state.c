@@ -1,6 +1,6 @@
 /*
  * state.c - the state buffers that XWG_STATE points to: their header
- * words, a pool of buffers for launches, and reading a word back.
+ * words, a pool of buffers for launches, and reading words back.
  *
  * Each launch in flight owns one buffer from the context's pool, so two
  * launches in flight on different queues never share state. Discovery
@@ -24,12 +24,12 @@ void xwg__state_header(const xwg_context *ctx, cl_uint mode,
     header[XWG__W_POLL_OPEN] = 1; /* the ticket lock's poll starts open */
 }
 
-int xwg__read_state_word(xwg_context *ctx, cl_mem state, cl_uint word,
-                         cl_uint *value)
+int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
+                    cl_uint count, cl_uint *values)
 {
-    return clEnqueueReadBuffer(ctx->queue, state, CL_TRUE,
-                               word * sizeof(cl_uint), sizeof(cl_uint), value,
-                               0, NULL, NULL);
+    return clEnqueueReadBuffer(ctx->copy_queue, state, CL_TRUE,
+                               first * sizeof(cl_uint), count * sizeof(cl_uint),
+                               values, 0, NULL, NULL);
 }
 
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)

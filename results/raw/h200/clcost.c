@@ -5,7 +5,9 @@
  * of 64, discovery skipped). On the GPU machine, from the repository root:
  *   source scripts/h200_setup.sh
  *   gcc -O2 -Iinclude results/raw/h200/clcost.c /tmp/xwg-build/libxwg.a \
- *       -lOpenCL -lpthread -lm -o /tmp/clcost && /tmp/clcost NVIDIA */
+ *       -lOpenCL -lpthread -lm -o /tmp/clcost && /tmp/clcost NVIDIA
+ * With a second argument, "waits", it times whole launches instead (see
+ * waits() below; output in clcost-waits-h200.txt). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <xwg_barrier.h>
 #include <stdio.h>
@@ -19,7 +21,9 @@ static double now_us(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
+#ifndef N
 #define N 2000
+#endif
 #define TIME(label, body)                                                      \
     do {                                                                       \
         double s = now_us();                                                   \
@@ -28,6 +32,78 @@ static double now_us(void)
         }                                                                      \
         printf("%-40s %8.3f us\n", label, (now_us() - s) / N);               \
     } while (0)
+
+/* "waits": whole launches of 1056 groups of 256 (the relaunch shape at
+ * 256 on the H200), each with one way of resetting state before it and of
+ * waiting for it after: what xwg_launch() pays for each of its steps.
+ * Mean of N launches, three passes over the ways so that drift shows. */
+static int waits(cl_context cl, cl_device_id dev, cl_command_queue q,
+                 xwg_context *xc, cl_kernel xk)
+{
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueueWithProperties(cl, dev, NULL, &err);
+    const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue q3 = clCreateCommandQueueWithProperties(cl, dev, prof, &err);
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    const char *src = "__kernel void e(__global uint *p)"
+                      "{ if (get_global_id(0) == 0) p[0]++; }";
+    cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
+    clBuildProgram(ep, 1, &dev, "", NULL, NULL);
+    cl_kernel e = clCreateKernel(ep, "e", &err);
+    clSetKernelArg(e, 0, sizeof buf, &buf);
+    size_t g = 1056 * 256, l = 256;
+    static cl_uint host[1024], word, words[129];
+    const cl_uint zero = 0;
+    cl_event ev, w;
+#define K(evp, n, wl) clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, n, wl, evp)
+#define READ(queue, n, wl) clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, 4, &word, n, wl, NULL)
+    for (int pass = 0; pass < 3; pass++) {
+        printf("pass %d\n", pass);
+        TIME("kernel; clFinish", { K(NULL, 0, NULL); clFinish(q); });
+        TIME("kernel; read 4 B", { K(NULL, 0, NULL); READ(q, 0, NULL); });
+        TIME("kernel; read 516 B", { K(NULL, 0, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof words, words, 0, NULL, NULL); });
+        TIME("kernel; clWaitForEvents", { K(&ev, 0, NULL); clWaitForEvents(1, &ev); clReleaseEvent(ev); });
+        TIME("kernel; poll event status", { K(&ev, 0, NULL); clFlush(q); cl_int st; do clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL); while (st > 0); clReleaseEvent(ev); });
+        TIME("kernel; clWaitForEvents; read on q2", { K(&ev, 0, NULL); clWaitForEvents(1, &ev); READ(q2, 0, NULL); clReleaseEvent(ev); });
+        TIME("kernel; clWaitForEvents; 2 reads on q2", { K(&ev, 0, NULL); clWaitForEvents(1, &ev); READ(q2, 0, NULL); READ(q2, 0, NULL); clReleaseEvent(ev); });
+        TIME("kernel; read on q2 after its event", { K(&ev, 0, NULL); clFlush(q); READ(q2, 1, &ev); clReleaseEvent(ev); });
+        TIME("kernel; clFinish; read on q2", { K(NULL, 0, NULL); clFinish(q); READ(q2, 0, NULL); });
+        TIME("kernel; read on q after its event", { K(&ev, 0, NULL); READ(q, 1, &ev); clReleaseEvent(ev); });
+        TIME("write 1 KiB; kernel; read 4 B", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, NULL); K(NULL, 0, NULL); READ(q, 0, NULL); });
+        TIME("write 4 B; kernel; read 4 B", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 4, 4, host, 0, NULL, NULL); K(NULL, 0, NULL); READ(q, 0, NULL); });
+        TIME("fill 1 KiB; kernel; read 4 B", { clEnqueueFillBuffer(q, buf, &zero, 4, 1024, 1024, 0, NULL, NULL); K(NULL, 0, NULL); READ(q, 0, NULL); });
+        TIME("fill 4 B; kernel; read 4 B", { clEnqueueFillBuffer(q, buf, &zero, 4, 1024, 4, 0, NULL, NULL); K(NULL, 0, NULL); READ(q, 0, NULL); });
+        TIME("write 1 KiB (ev); kernel after it; read 4 B", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, &w); K(NULL, 1, &w); READ(q, 0, NULL); clReleaseEvent(w); });
+        TIME("write (ev); kernel (ev); wait; read on q2", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, &w); K(&ev, 1, &w); clWaitForEvents(1, &ev); READ(q2, 0, NULL); clReleaseEvent(w); clReleaseEvent(ev); });
+        TIME("kernel (ev); wait; read on a profiling q3", { K(&ev, 0, NULL); clWaitForEvents(1, &ev); READ(q3, 0, NULL); clReleaseEvent(ev); });
+        {
+            xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+            lo.groups = 1056;
+            lo.skip_discovery = 1;
+            TIME("xwg_launch_ex, discovery skipped", if (xwg_launch_ex(xc, q, xk, 256, &lo, NULL)) return 5);
+            /* The state argument still points at the launch's buffer
+             * (back in the pool, header intact, no barrier run): the xwg
+             * kernel enqueued bare. */
+            TIME("xwg's kernel bare; clFinish", { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); });
+            TIME("xwg's kernel bare; read 4 B", { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); READ(q, 0, NULL); });
+            double in = 0, fin = 0;
+            for (int i = 0; i < N; i++) {
+                xwg_pending *pd;
+                double a = now_us();
+                if (xwg_launch_async(xc, q, xk, 256, &lo, &pd, NULL)) return 6;
+                double b = now_us();
+                if (xwg_launch_finish(pd, NULL)) return 7;
+                in += b - a;
+                fin += now_us() - b;
+            }
+            printf("%-40s %8.3f us\n", "  of which xwg_launch_async", in / N);
+            printf("%-40s %8.3f us\n", "  of which xwg_launch_finish", fin / N);
+        }
+    }
+#undef K
+#undef READ
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -90,6 +166,8 @@ int main(int argc, char **argv)
         TIME("write 1 KiB + kernel, no events", { clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 1024, host, 0, NULL, NULL); clEnqueueNDRangeKernel(q, e, 1, NULL, &g, &l, 0, NULL, NULL); if (i_ % 100 == 99) clFinish(q); });
         clFinish(q);
     }
+    if (argc > 2 && strcmp(argv[2], "waits") == 0)
+        return waits(cl, dev, q, xc, k);
     {
         double s = now_us(), in = 0;
         for (int i = 0; i < N / 10; i++) {
