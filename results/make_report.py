@@ -1013,81 +1013,138 @@ def section_performance(rep):
         xl = get("xwg-nvidia-xwglaunch", "relaunch/xwg", 256)
         w_rb = get("xwg-nvidia-write", "relaunch/readback", 256)
         w_wrb = get("xwg-nvidia-write", "relaunch/write-readback", 256)
-        w_x = get("xwg-nvidia-write", "relaunch/xwg", 256)
-        # One-off host-side costs per call (results/raw/h200/clcost.c):
-        # lines "NAME ... US us".
-        calls = []
-        cost_path = os.path.join(rep.results_dir, "raw", "h200",
-                                 "clcost-h200.txt")
-        if os.path.exists(cost_path):
-            with open(cost_path, encoding="utf-8") as f:
-                for line in f:
-                    m = re.match(r"(.*?)\s+([0-9.]+) us", line)
-                    if m:
-                        calls.append((m.group(1), float(m.group(2))))
-        cost = dict(calls)
-        if xl:
+
+        def clcost(name):
+            """{what: mean us} of a one-off output of results/raw/h200/
+            clcost.c (lines "WHAT ... US us"; "waits" repeats each line
+            once per pass)."""
+            path = os.path.join(rep.results_dir, "raw", "h200", name)
+            seen = {}
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as f:
+                    for line in f:
+                        m = re.match(r"\s*(.*?)\s+([0-9.]+) us", line)
+                        if m:
+                            seen.setdefault(m.group(1), []).append(
+                                float(m.group(2)))
+            return {k: sum(v) / len(v) for k, v in seen.items()}
+        cost = clcost("clcost-h200.txt")
+        waits = clcost("clcost-waits-h200.txt")
+        waits_old = clcost("clcost-waits-h200-old.txt")
+
+        def mean_of_runs(prefix, variant):
+            xs = [get("%s%d" % (prefix, i), variant, 256) for i in (1, 2)]
+            return sum(xs) / 2 if None not in xs else None
+        launch_old = mean_of_runs("xwg-nvidia-old-launch", "relaunch/xwg")
+        launch_new = mean_of_runs("xwg-nvidia-launch", "relaunch/xwg")
+        disc_old = mean_of_runs("xwg-nvidia-old-launch", "discovery")
+        disc_new = mean_of_runs("xwg-nvidia-launch", "discovery")
+
+        def wdiff(a, b):
+            return fmt(waits[a] - waits[b]) if a in waits and b in waits \
+                else "-"
+        if xl and launch_new and waits:
+            read = "kernel; read 4 B"
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
                     "`xwg_launch_ex()` of a kernel with no barrier to run, "
                     "discovery skipped, the discovered groups, its status "
-                    "read back; label `xwg-nvidia-xwglaunch`, one run): %s "
-                    "us at 256 work-items, against %s for a plain launch "
-                    "followed by a 4-byte read and %s for one followed by "
-                    "`clFinish` in the same run. xwg waits for the "
-                    "kernel's event and then reads the status words on its "
-                    "own queue: two waits on the device where a plain "
-                    "relaunch has one. One non-blocking read of both words "
-                    "on the caller's queue, waited for with "
-                    "`clWaitForEvents`, took %s us (`xwg-nvidia-onewait`) "
-                    "and was taken back; one blocking read on xwg's queue "
-                    "that waits for the kernel's event, %s us against %s "
-                    "for the plain launch and read-back in its run "
-                    "(`xwg-nvidia-oneread`, patch "
-                    "`results/raw/h200/launch-oneread.patch`), so the "
-                    "second wait is not where the time goes either. The "
-                    "write of the state before the kernel is: 80 bytes "
-                    "written before each plain launch took its read-back "
-                    "loop from %s to %s us, and xwg's launch took %s in "
-                    "that run (`xwg-nvidia-write`), so the write costs "
-                    "about %s us and xwg's waits and host-side checks the "
-                    "other %s. Of a launch through xwg, %s us is spent in "
-                    "`xwg_launch_async()` on the host "
-                    "(`relaunch/xwg-enqueue`, label `xwg-nvidia-enqueue`, "
-                    "where the whole launch took %s). Its queries of the "
-                    "kernel and the program (the state argument, the "
-                    "build options that say which barriers are compiled, "
-                    "the local memory) cost %s us a call at most on "
-                    "NVIDIA, so caching them would save nothing; the "
-                    "enqueues are the cost: in a program of its own "
-                    "(`results/raw/h200/clcost.c`, output beside it), "
-                    "`xwg_launch_async()` took %s us, of which enqueuing "
-                    "a 1 KiB write and a kernel that waits for it, with "
-                    "their events, took %s (%s without the events). A "
-                    "barrier is %s x "
-                    "cheaper than a launch through xwg." % (
+                    "read back). In its first run (label "
+                    "`xwg-nvidia-xwglaunch`) that was %s us at 256 "
+                    "work-items, against %s for a plain launch followed "
+                    "by a 4-byte read and %s for one followed by "
+                    "`clFinish`. Most of the difference was one read: xwg "
+                    "read the status back through its own queue, which "
+                    "has profiling on for discovery's kernel times. On "
+                    "the H200 a launch of 1056 groups of 256, waited for "
+                    "and followed by a 4-byte read, takes %s us when the "
+                    "read goes through a profiling queue and %s through a "
+                    "plain one (`results/raw/h200/clcost.c waits`: whole "
+                    "launches, mean of three passes; output in "
+                    "`clcost-waits-h200.txt`). A second read, of "
+                    "the participants after discovery, cost %s more. xwg "
+                    "now has a second queue of its own, without "
+                    "profiling, for its reads and writes, and reads the "
+                    "status in one read. Run against the commit before "
+                    "(`scripts/run_h200_launch.sh OLD_TREE`, the two "
+                    "builds interleaved, means of two runs each, labels "
+                    "`xwg-nvidia-old-launch1/2` and "
+                    "`xwg-nvidia-launch1/2`), a launch through xwg went "
+                    "from %s to %s us and discovery at 256 from %s to %s "
+                    "us; in the one-off program `xwg_launch_ex()` went "
+                    "from %s to %s us (`clcost-waits-h200-old.txt`, a "
+                    "slower pass of the machine: its plain patterns took "
+                    "%s us more on average)." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
                                 256)),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/finish",
                                 256)),
+                        fmt(waits.get("kernel (ev); wait; read on a "
+                                      "profiling q3")),
+                        fmt(waits.get("kernel; clWaitForEvents; read on "
+                                      "q2")),
+                        wdiff("kernel; clWaitForEvents; 2 reads on q2",
+                              "kernel; clWaitForEvents; read on q2"),
+                        fmt(launch_old), fmt(launch_new), fmt(disc_old),
+                        fmt(disc_new),
+                        fmt(waits_old.get("xwg_launch_ex, discovery "
+                                          "skipped")),
+                        fmt(waits.get("xwg_launch_ex, discovery skipped")),
+                        fmt(sum(waits_old[k] - waits[k] for k in waits
+                                if k.startswith("kernel;")) /
+                            sum(1 for k in waits if k.startswith("kernel;")))
+                        if waits_old else "-")]
+            out += ["", "What is left of a launch through xwg above a plain "
+                    "launch and read-back (%s against %s us in that "
+                    "program): the write of the state before the kernel "
+                    "(%s us on a plain queue; in xwg-bench's loop, whose "
+                    "queue has profiling on, 80 bytes took the read-back "
+                    "loop from %s to %s us, label `xwg-nvidia-write`); "
+                    "waiting for the kernel's event and then reading, "
+                    "where a read could wait for the event itself (%s us "
+                    "more), which xwg does not do: on its one queue such "
+                    "a read would hold up every other launch's read until "
+                    "that kernel ended; the kernel itself, whose groups "
+                    "read the launch's header (%s us); and "
+                    "`xwg_launch_async()` on the host: %s us, where "
+                    "enqueuing a plain kernel takes %s. Its "
+                    "queries of the kernel and the program (the state "
+                    "argument, the build options that say which barriers "
+                    "are compiled, the local memory) cost %s us a call at "
+                    "most, so caching them would save nothing; enqueuing "
+                    "a 1 KiB write and a kernel that waits for it, with "
+                    "their events, took %s (%s without the events; "
+                    "`clcost-h200.txt`, 8 groups of 64). Two other ways "
+                    "lost, before the copy queue: one non-blocking read "
+                    "on the caller's queue, waited for with "
+                    "`clWaitForEvents`, %s us (`xwg-nvidia-onewait`), and "
+                    "one blocking read on xwg's profiling queue that waits "
+                    "for the kernel's event, %s us against %s for the "
+                    "plain launch and read-back in its run "
+                    "(`xwg-nvidia-oneread`, patch "
+                    "`results/raw/h200/launch-oneread.patch`). A barrier "
+                    "is %s x cheaper than a launch through xwg." % (
+                        fmt(waits.get("xwg_launch_ex, discovery skipped")),
+                        fmt(waits.get(read)),
+                        wdiff("write 1 KiB (ev); kernel after it; read 4 B",
+                              read),
+                        fmt(w_rb), fmt(w_wrb),
+                        wdiff("kernel; clWaitForEvents; read on q2",
+                              "kernel; read on q2 after its event"),
+                        wdiff("xwg's kernel bare; read 4 B", read),
+                        fmt(waits.get("of which xwg_launch_async")),
+                        fmt(waits.get("clEnqueueNDRangeKernel")),
+                        "%.3f" % max(v for k, v in cost.items()
+                                     if k.startswith("clGet"))
+                        if cost else "-",
+                        fmt(cost.get("write 1 KiB + kernel waiting on it "
+                                     "(events)")),
+                        fmt(cost.get("write 1 KiB + kernel, no events")),
                         fmt(get("xwg-nvidia-onewait", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/readback",
                                 256)),
-                        fmt(w_rb), fmt(w_wrb), fmt(w_x),
-                        fmt(w_wrb - w_rb) if w_rb and w_wrb else "-",
-                        fmt(w_x - w_wrb) if w_x and w_wrb else "-",
-                        fmt(get("xwg-nvidia-enqueue", "relaunch/xwg-enqueue",
-                                256)),
-                        fmt(get("xwg-nvidia-enqueue", "relaunch/xwg", 256)),
-                        "%.3f" % max(q for name, q in calls
-                                     if name.startswith("clGet"))
-                        if calls else "-",
-                        fmt(cost.get("xwg_launch_async")),
-                        fmt(cost.get("write 1 KiB + kernel waiting on it "
-                                     "(events)")),
-                        fmt(cost.get("write 1 KiB + kernel, no events")),
-                        "%.0f" % (xl / d256) if d256 else "-")]
+                        "%.0f" % (launch_new / d256) if d256 else "-")]
 
         def pl(label, order, which):
             return at_places(label, "pingpong" + order, which, 64,
