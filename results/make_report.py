@@ -557,6 +557,27 @@ def section_barrier(rep):
                 "came in): %s checked episodes, %s wrong values." % (
                     "{:,}".format(sum(int(r["episodes"]) for r in helper)),
                     sum(int(r["errors"]) for r in helper))]
+    copyq = [r for r in rows if r["file"] == "barrier-stress-h200.csv"
+             and r["label"] == "nvidia-copyq"]
+    if copyq:
+        def failed_runs(label):
+            runs = [r for r in rows if r["label"] == label]
+            return sum(r["result"] == "fail" for r in runs), len(runs)
+        stress = [r for r in copyq if r["test"] == "stress"]
+        misuse = [r for r in copyq if r["test"] == "misuse"]
+        out += ["", "Once launches read their status through xwg's queue "
+                "without profiling (label *nvidia-copyq*, commit 856bf2e: "
+                "the first loop of `scripts/run_h200_barrier.sh`, then "
+                "known-bad 3 and 4): %s checked episodes, %s wrong values; "
+                "%d of %d watchdog cases ended in the timeout error; "
+                "known-bad 4 failed %d of %d runs, and known-bad 3 %d of "
+                "%d, as before (the labels without *-copyq*)." % (
+                    "{:,}".format(sum(int(r["episodes"]) for r in stress)),
+                    sum(int(r["errors"]) for r in stress),
+                    sum(r["note"] == "XWG_ERROR_BARRIER_TIMEOUT"
+                        for r in misuse), len(misuse),
+                    *failed_runs("nvidia-copyq-known-bad-4"),
+                    *failed_runs("nvidia-copyq-known-bad-3"))]
     variants = [r for r in rows if "variant-" in r["label"] and
                 r["test"] == "stress"]
     if variants:
