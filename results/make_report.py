@@ -1053,18 +1053,25 @@ def section_performance(rep):
         waits = clcost("clcost-waits-h200.txt")
         waits_old = clcost("clcost-waits-h200-old.txt")
 
-        def mean_of_runs(prefix, variant):
+        def runs_of(prefix, variant):
+            """The two runs' values (labels PREFIX1, PREFIX2) at 256."""
             xs = [get("%s%d" % (prefix, i), variant, 256) for i in (1, 2)]
-            return sum(xs) / 2 if None not in xs else None
-        launch_old = mean_of_runs("xwg-nvidia-old-launch", "relaunch/xwg")
-        launch_new = mean_of_runs("xwg-nvidia-launch", "relaunch/xwg")
-        disc_old = mean_of_runs("xwg-nvidia-old-launch", "discovery")
-        disc_new = mean_of_runs("xwg-nvidia-launch", "discovery")
+            return xs if None not in xs else None
+        launch_old = runs_of("xwg-nvidia-old-launch", "relaunch/xwg")
+        launch_new = runs_of("xwg-nvidia-launch", "relaunch/xwg")
+        disc_old = runs_of("xwg-nvidia-old-launch", "discovery")
+        disc_new = runs_of("xwg-nvidia-launch", "discovery")
+
+        def mean(xs):
+            return sum(xs) / len(xs)
+
+        def span(xs):
+            return "%s-%s" % (fmt(min(xs)), fmt(max(xs)))
 
         def wdiff(a, b):
-            return fmt(waits[a] - waits[b]) if a in waits and b in waits \
-                else "-"
-        if xl and launch_new and waits:
+            return waits[a] - waits[b] if a in waits and b in waits \
+                else None
+        if xl and launch_old and launch_new and waits and waits_old:
             read = "kernel; read 4 B"
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
                     "`xwg_launch_ex()` of a kernel with no barrier to run, "
@@ -1073,69 +1080,84 @@ def section_performance(rep):
                     "`xwg-nvidia-xwglaunch`) that was %s us at 256 "
                     "work-items, against %s for a plain launch followed "
                     "by a 4-byte read and %s for one followed by "
-                    "`clFinish`. Most of the difference was one read: xwg "
-                    "read the status back through its own queue, which "
-                    "has profiling on for discovery's kernel times. On "
-                    "the H200 a launch of 1056 groups of 256, waited for "
-                    "and followed by a 4-byte read, takes %s us when the "
-                    "read goes through a profiling queue and %s through a "
-                    "plain one (`results/raw/h200/clcost.c waits`: whole "
-                    "launches, mean of three passes; output in "
-                    "`clcost-waits-h200.txt`). A second read, of "
-                    "the participants after discovery, cost %s more. xwg "
-                    "now has a second queue of its own, without "
-                    "profiling, for its reads and writes, and reads the "
-                    "status in one read. Run against the commit before "
-                    "(`scripts/run_h200_launch.sh OLD_TREE`, the two "
-                    "builds interleaved, means of two runs each, labels "
+                    "`clFinish`. About %s us of the difference was the "
+                    "queue the status was read through: xwg's own queue "
+                    "has profiling on, for discovery's kernel times, and "
+                    "on the H200 a launch of 1056 groups of 256, waited "
+                    "for and followed by a 4-byte read, takes %s us when "
+                    "the read goes through a profiling queue and %s "
+                    "through a plain one (`results/raw/h200/clcost.c "
+                    "waits`: whole launches, means of every pass; output "
+                    "in `clcost-waits-h200.txt`). xwg now reads state "
+                    "back through a second queue of its own, without "
+                    "profiling. After discovery it also reads the status "
+                    "in one read instead of two, which saves %s us more "
+                    "there (a second read); the rows here skip discovery, "
+                    "so they show the queue alone. Against the commit "
+                    "before (`scripts/run_h200_launch.sh OLD_TREE`, the "
+                    "two builds run alternately, labels "
                     "`xwg-nvidia-old-launch1/2` and "
                     "`xwg-nvidia-launch1/2`), a launch through xwg went "
-                    "from %s to %s us and discovery at 256 from %s to %s "
-                    "us; in the one-off program `xwg_launch_ex()` went "
-                    "from %s to %s us (`clcost-waits-h200-old.txt`, a "
-                    "slower pass of the machine: its plain patterns took "
-                    "%s us more on average)." % (
+                    "from %s to %s us (means of two runs). Discovery at "
+                    "256 took %s us before and %s after, within the runs' "
+                    "spread (its kernel's header write stays on the "
+                    "profiling queue). In the one-off program, run "
+                    "alternately with the two builds, "
+                    "`xwg_launch_finish()` went from %s to %s us, while "
+                    "`xwg_launch_async()`, whose code did not change, "
+                    "took %s and %s (`clcost-waits-h200-old.txt` beside "
+                    "the other)." % (
                         fmt(xl),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/readback",
                                 256)),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/finish",
                                 256)),
+                        fmt(wdiff("kernel (ev); wait; read on a profiling "
+                                  "q3", "kernel; clWaitForEvents; read on "
+                                  "q2")),
                         fmt(waits.get("kernel (ev); wait; read on a "
                                       "profiling q3")),
                         fmt(waits.get("kernel; clWaitForEvents; read on "
                                       "q2")),
-                        wdiff("kernel; clWaitForEvents; 2 reads on q2",
-                              "kernel; clWaitForEvents; read on q2"),
-                        fmt(launch_old), fmt(launch_new), fmt(disc_old),
-                        fmt(disc_new),
-                        fmt(waits_old.get("xwg_launch_ex, discovery "
-                                          "skipped")),
-                        fmt(waits.get("xwg_launch_ex, discovery skipped")),
-                        fmt(sum(waits_old[k] - waits[k] for k in waits
-                                if k.startswith("kernel;")) /
-                            sum(1 for k in waits if k.startswith("kernel;")))
-                        if waits_old else "-")]
+                        fmt(wdiff("kernel; clWaitForEvents; 2 reads on q2",
+                                  "kernel; clWaitForEvents; read on q2")),
+                        fmt(mean(launch_old)), fmt(mean(launch_new)),
+                        span(disc_old), span(disc_new),
+                        fmt(waits_old.get("of which xwg_launch_finish")),
+                        fmt(waits.get("of which xwg_launch_finish")),
+                        fmt(waits_old.get("of which xwg_launch_async")),
+                        fmt(waits.get("of which xwg_launch_async")))]
+            left = [("the write of the state before the kernel",
+                     wdiff("write 1 KiB (ev); kernel after it; read 4 B",
+                           read)),
+                    ("reading on a queue other than the kernel's",
+                     wdiff("kernel; read on q2 after its event", read)),
+                    ("waiting for the kernel's event and then reading, "
+                     "where the read could wait for the event itself",
+                     wdiff("kernel; clWaitForEvents; read on q2",
+                           "kernel; read on q2 after its event")),
+                    ("the kernel itself, whose groups read the launch's "
+                     "header", wdiff("xwg's kernel bare; read 4 B", read))]
+            whole = wdiff("xwg_launch_ex, discovery skipped", read)
             out += ["", "What is left of a launch through xwg above a plain "
                     "launch and read-back (%s against %s us in that "
-                    "program): the write of the state before the kernel "
-                    "(%s us on a plain queue; in xwg-bench's loop, whose "
-                    "queue has profiling on, 80 bytes took the read-back "
-                    "loop from %s to %s us, label `xwg-nvidia-write`); "
-                    "waiting for the kernel's event and then reading, "
-                    "where a read could wait for the event itself (%s us "
-                    "more), which xwg does not do: on its one queue such "
-                    "a read would hold up every other launch's read until "
-                    "that kernel ended; the kernel itself, whose groups "
-                    "read the launch's header (%s us); and "
-                    "`xwg_launch_async()` on the host: %s us, where "
-                    "enqueuing a plain kernel takes %s. Its "
-                    "queries of the kernel and the program (the state "
-                    "argument, the build options that say which barriers "
-                    "are compiled, the local memory) cost %s us a call at "
-                    "most, so caching them would save nothing; enqueuing "
-                    "a 1 KiB write and a kernel that waits for it, with "
-                    "their events, took %s (%s without the events; "
-                    "`clcost-h200.txt`, 8 groups of 64). Two other ways "
+                    "program, %s more): %s; together %s us. The rest is on "
+                    "the host: `xwg_launch_async()` takes %s us there, "
+                    "and enqueuing a 1 KiB write and a kernel that waits "
+                    "for it, with their events, took %s in the same "
+                    "program (%s without the events; 8 groups of 64). "
+                    "xwg does not let the read wait for the kernel's "
+                    "event: on its one copy queue such a read would hold "
+                    "up every other launch's read until that kernel "
+                    "ended. In xwg-bench's loop, whose queue has profiling "
+                    "on, the write costs more: 80 bytes took the "
+                    "read-back loop from %s to %s us (label "
+                    "`xwg-nvidia-write`). The queries that "
+                    "`xwg_launch_async()` makes of the kernel and the "
+                    "program (the state argument, the build options that "
+                    "say which barriers are compiled, the local memory) "
+                    "cost %s us a call at most (`clcost-h200.txt`), so "
+                    "caching them would save nothing. Two other ways "
                     "lost, before the copy queue: one non-blocking read "
                     "on the caller's queue, waited for with "
                     "`clWaitForEvents`, %s us (`xwg-nvidia-onewait`), and "
@@ -1146,26 +1168,23 @@ def section_performance(rep):
                     "`results/raw/h200/launch-oneread.patch`). A barrier "
                     "is %s x cheaper than a launch through xwg." % (
                         fmt(waits.get("xwg_launch_ex, discovery skipped")),
-                        fmt(waits.get(read)),
-                        wdiff("write 1 KiB (ev); kernel after it; read 4 B",
-                              read),
-                        fmt(w_rb), fmt(w_wrb),
-                        wdiff("kernel; clWaitForEvents; read on q2",
-                              "kernel; read on q2 after its event"),
-                        wdiff("xwg's kernel bare; read 4 B", read),
+                        fmt(waits.get(read)), fmt(whole),
+                        "; ".join("%s (%s us)" % (what, fmt(us))
+                                  for what, us in left),
+                        fmt(sum(us for _, us in left if us is not None)),
                         fmt(waits.get("of which xwg_launch_async")),
-                        fmt(waits.get("clEnqueueNDRangeKernel")),
+                        fmt(waits.get("write 1 KiB + kernel waiting on it "
+                                      "(events)")),
+                        fmt(waits.get("write 1 KiB + kernel, no events")),
+                        fmt(w_rb), fmt(w_wrb),
                         "%.3f" % max(v for k, v in cost.items()
                                      if k.startswith("clGet"))
                         if cost else "-",
-                        fmt(cost.get("write 1 KiB + kernel waiting on it "
-                                     "(events)")),
-                        fmt(cost.get("write 1 KiB + kernel, no events")),
                         fmt(get("xwg-nvidia-onewait", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/readback",
                                 256)),
-                        "%.0f" % (launch_new / d256) if d256 else "-")]
+                        "%.0f" % (mean(launch_new) / d256) if d256 else "-")]
 
         def pl(label, order, which):
             return at_places(label, "pingpong" + order, which, 64,

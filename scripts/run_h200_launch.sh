@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # run_h200_launch.sh [OLD_TREE] - what a launch through xwg costs on the GPU
 # machine, into $OUT:
-#   clcost-waits-h200.txt  results/raw/h200/clcost.c's "waits": whole
-#       launches of 1056 groups of 256, each with one way of writing state
-#       before it and of waiting for it after, and xwg_launch_ex() itself;
+#   clcost-waits-h200.txt  results/raw/h200/clcost.c's "waits", twice:
+#       whole launches of 1056 groups of 256, each with one way of writing
+#       state before it and of waiting for it after, and xwg_launch_ex()
+#       itself;
 #   barrier-h200.csv  xwg-bench at 256 work-items, twice, labels
 #       xwg-nvidia-launch1 and -launch2 (its relaunch/xwg rows).
 # With OLD_TREE, a source tree of an earlier commit (for example
 # `git archive COMMIT | tar -x -C scratch/old`, passed with the device
 # tool's carry), the same again built from it, into
-# clcost-waits-h200-old.txt and labels xwg-nvidia-old-launch1, -2, the
-# runs interleaved so that drift hits both alike.
+# clcost-waits-h200-old.txt and labels xwg-nvidia-old-launch1, -2; each
+# program runs twice, alternating with the other build, so that drift
+# hits both alike. clcost.c comes from this tree for both builds (older
+# ones may lack "waits"). Run from the repository root.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -23,17 +26,23 @@ if [ -n "$old" ]; then
 fi
 clcost() { # BUILD_DIR INCLUDE_DIR OUTPUT
   gcc -O2 -I"$2" results/raw/h200/clcost.c "$1/libxwg.a" -lOpenCL -lpthread \
-      -lm -o "$1/clcost" && "$1/clcost" NVIDIA waits > "$3"
+      -lm -o "$1/clcost" && "$1/clcost" NVIDIA waits >> "$3"
 }
-clcost /tmp/xwg-build include "$out/clcost-waits-h200.txt" || exit 1
-[ -z "$old" ] || clcost /tmp/xwg-old "$old/include" \
-                        "$out/clcost-waits-h200-old.txt" || exit 1
+rm -f "$out"/clcost-waits-h200*.txt
+for i in 1 2; do
+  clcost /tmp/xwg-build include "$out/clcost-waits-h200.txt" || exit 1
+  [ -z "$old" ] || clcost /tmp/xwg-old "$old/include" \
+                          "$out/clcost-waits-h200-old.txt" || exit 1
+done
 csv="$out/barrier-h200.csv"
 rm -f "$csv"
 for i in 1 2; do
-  [ -z "$old" ] || timeout 200 /tmp/xwg-old/xwg-bench --platform-name NVIDIA \
-      --local-sizes 256 --label "xwg-nvidia-old-launch$i" --csv "$csv" >&2
+  if [ -n "$old" ]; then
+    timeout 200 /tmp/xwg-old/xwg-bench --platform-name NVIDIA \
+        --local-sizes 256 --label "xwg-nvidia-old-launch$i" --csv "$csv" >&2 \
+        || exit 1
+  fi
   timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
-      --local-sizes 256 --label "xwg-nvidia-launch$i" --csv "$csv" >&2
+      --local-sizes 256 --label "xwg-nvidia-launch$i" --csv "$csv" >&2 || exit 1
 done
 grep -h "relaunch/xwg,\|discovery" "$csv"

@@ -114,136 +114,209 @@ __device__ __forceinline__ int await_flip(unsigned *p, unsigned before)
     return 0;
 }
 
-// words: line 0 the failed flag, line 1 the top counter, lines 2.. the
+// One group's place in the barrier's words. words: line 0 the failed
+// flag, line 1 the top counter (the go flag for COUNTER_GO), lines 2.. the
 // clusters. Zeroed before each launch.
+struct place {
+    unsigned *words, *top, *sub; // sub: this group's cluster word
+    unsigned g, n;               // this group, all groups
+    unsigned cluster, clusters, members, fanin;
+    unsigned add;                // this cluster's add at the top counter
+};
+
+__device__ place place_of(unsigned *words, unsigned fanin)
+{
+    place p;
+    p.words = words;
+    p.g = blockIdx.x;
+    p.n = gridDim.x;
+    p.fanin = fanin;
+    p.cluster = p.g / fanin;
+    p.clusters = (p.n + fanin - 1) / fanin;
+    p.members = min(fanin, p.n - p.cluster * fanin);
+    p.top = &words[LINE];
+    p.sub = &words[(2 + p.cluster) * LINE];
+    p.add = p.cluster == 0 ? SENSE - (p.clusters - 1) : 1u;
+    return p;
+}
+
+// Each episode below is one barrier of work-item 0 (warp 0 for
+// cluster_acq), between the kernel's two __syncthreads(). `e` counts
+// episodes, `before` is the top bit before this one. Returns 1 when a
+// wait timed out.
+
+// The tree's flat wake (SHIPPED) and the variants that take its fences
+// away: each group adds to its cluster word; the cluster's last resets it
+// and adds to the top counter; the others poll the top and acquire it.
+template <int V, int SLEEP>
+__device__ int tree_episode(const place &p, unsigned before)
+{
+    unsigned old;
+    if (V == ALL_RELAXED)
+        old = add_relaxed(p.sub, 1u);
+    else if (V == SUB_RELEASE)
+        old = add_release(p.sub, 1u);
+    else
+        old = add_acq_rel(p.sub, 1u);
+    if (old == p.members - 1) {
+        st_relaxed(p.sub, 0u);
+        const unsigned top_old = (V == TOP_RELAXED || V == ALL_RELAXED)
+                                     ? add_relaxed(p.top, p.add)
+                                     : add_acq_rel(p.top, p.add);
+        if (((top_old + p.add) ^ before) & SENSE)
+            return 0; // the last arrival of all
+    }
+    if (await_flip<SLEEP>(p.top, before))
+        return 1;
+    if (V != NO_COLLECT && V != ALL_RELAXED)
+        (void)ld_acquire(p.top);
+    return 0;
+}
+
+// The tree with PTX's one-way fences in place of acq_rel adds.
+template <int V, int SLEEP>
+__device__ int oneway_episode(const place &p, unsigned before)
+{
+    fence_release();
+    const unsigned old = add_relaxed(p.sub, 1u);
+    if (old == p.members - 1) {
+        st_relaxed(p.sub, 0u);
+        fence_acquire();
+        fence_release();
+        const unsigned top_old = add_relaxed(p.top, p.add);
+        if (((top_old + p.add) ^ before) & SENSE) {
+            fence_acquire();
+            return 0;
+        }
+    }
+    if (await_flip<SLEEP>(p.top, before))
+        return 1;
+    if (V == ONEWAY)
+        fence_acquire();
+    else
+        (void)ld_acquire(p.top);
+    return 0;
+}
+
+// xwg's counter barrier (COUNTER_RELAXED: with no fence at all).
+template <int V, int SLEEP>
+__device__ int counter_episode(const place &p, unsigned before)
+{
+    const unsigned cadd = p.g == 0 ? SENSE - (p.n - 1) : 1u;
+    const unsigned old = V == COUNTER ? add_acq_rel(p.top, cadd)
+                                      : add_relaxed(p.top, cadd);
+    if (((old + cadd) ^ before) & SENSE)
+        return 0; // the last arrival
+    if (await_flip<SLEEP>(p.top, before))
+        return 1;
+    if (V == COUNTER)
+        (void)ld_acquire(p.top);
+    return 0;
+}
+
+// The counter with one-way fences.
+template <int SLEEP>
+__device__ int counter_oneway_episode(const place &p, unsigned before)
+{
+    const unsigned cadd = p.g == 0 ? SENSE - (p.n - 1) : 1u;
+    fence_release();
+    const unsigned old = add_relaxed(p.top, cadd);
+    int timed_out = 0;
+    if (!(((old + cadd) ^ before) & SENSE))
+        timed_out = await_flip<SLEEP>(p.top, before);
+    fence_acquire();
+    return timed_out;
+}
+
+// One counter that only grows (on the first cluster line), added to with
+// a release and polled by nobody; the last arrival flips the go flag (the
+// top word) relaxed, and each waiter then acquires the counter.
+template <int SLEEP>
+__device__ int counter_go_episode(const place &p, unsigned e, unsigned before)
+{
+    unsigned *counter = &p.words[2 * LINE];
+    if (add_release(counter, 1u) + 1 == (e + 1) * p.n)
+        st_relaxed(p.top, before ^ SENSE);
+    else if (await_flip<SLEEP>(p.top, before))
+        return 1;
+    for (unsigned polls = 0; (int)(ld_acquire(counter) - (e + 1) * p.n) < 0;)
+        if (++polls == BOUND)
+            return 1;
+    return 0;
+}
+
+// Cluster counts that only grow, added to with a release; the cluster's
+// last raises the top relaxed, a go signal only. Once the top has
+// flipped, lane l of warp 0 acquires the words of clusters l, l + 32, ...
+// (4224 groups make 44 clusters of 96).
+template <int SLEEP>
+__device__ int cluster_acq_episode(const place &p, unsigned e,
+                                   unsigned before)
+{
+    const unsigned l = threadIdx.x;
+    if (l == 0 && add_release(p.sub, 1u) + 1 == (e + 1) * p.members)
+        (void)add_relaxed(p.top, p.add);
+    __syncwarp();
+    if (await_flip<SLEEP>(p.top, before))
+        return 1;
+    for (unsigned c = l; c < p.clusters; c += 32) {
+        unsigned *w = &p.words[(2 + c) * LINE];
+        const unsigned m = min(p.fanin, p.n - c * p.fanin);
+        for (unsigned polls = 0; (int)(ld_acquire(w) - (e + 1) * m) < 0;)
+            if (++polls == BOUND)
+                return 1;
+    }
+    return 0;
+}
+
+__host__ __device__ constexpr bool is_cluster_acq(int v)
+{
+    return v == CLUSTER_ACQ || v == CLUSTER_ACQ264 || v == CLUSTER_ACQ528;
+}
+
+// Variant V's episode, by the work-items that take part in it.
+template <int V, int SLEEP>
+__device__ int episode(const place &p, unsigned e, unsigned before)
+{
+    if constexpr (is_cluster_acq(V))
+        return threadIdx.x < 32 ? cluster_acq_episode<SLEEP>(p, e, before)
+                                : 0;
+    if (threadIdx.x != 0)
+        return 0;
+    if constexpr (V == COUNTER || V == COUNTER_RELAXED)
+        return counter_episode<V, SLEEP>(p, before);
+    else if constexpr (V == COUNTER_ONEWAY)
+        return counter_oneway_episode<SLEEP>(p, before);
+    else if constexpr (V == COUNTER_GO)
+        return counter_go_episode<SLEEP>(p, e, before);
+    else if constexpr (V == ONEWAY || V == ONEWAY_LDACQ)
+        return oneway_episode<V, SLEEP>(p, before);
+    else
+        return tree_episode<V, SLEEP>(p, before);
+}
+
 template <int V, int SLEEP = 0>
 __global__ void barriers(unsigned count, unsigned *words)
 {
-    const unsigned FANIN = V == CLUSTER_ACQ264   ? 264u
-                           : V == CLUSTER_ACQ528 ? 528u
-                                                 : 96u;
-    __shared__ unsigned failed;
-    const unsigned g = blockIdx.x, n = gridDim.x, l = threadIdx.x;
-    const unsigned cluster = g / FANIN, clusters = (n + FANIN - 1) / FANIN;
-    const unsigned members = min(FANIN, n - cluster * FANIN);
-    unsigned *top = &words[LINE];
-    unsigned *sub = &words[(2 + cluster) * LINE];
-    const unsigned add = cluster == 0 ? SENSE - (clusters - 1) : 1u;
-    if (l == 0)
-        failed = 0;
-    if (V == GRID_SYNC) {
+    if constexpr (V == GRID_SYNC) {
         cg::grid_group grid = cg::this_grid();
         for (unsigned e = 0; e < count; e++)
             grid.sync();
         return;
     }
+    const place p = place_of(words, V == CLUSTER_ACQ264   ? 264u
+                                    : V == CLUSTER_ACQ528 ? 528u
+                                                          : 96u);
+    __shared__ unsigned failed;
+    if (threadIdx.x == 0)
+        failed = 0;
     for (unsigned e = 0; e < count; e++) {
-        const unsigned before = (e & 1u) ? SENSE : 0u;
         __syncthreads();
-        if ((V == COUNTER || V == COUNTER_RELAXED) && l == 0) {
-            const unsigned cadd = g == 0 ? SENSE - (n - 1) : 1u;
-            const unsigned old = V == COUNTER ? add_acq_rel(top, cadd)
-                                              : add_relaxed(top, cadd);
-            if (!(((old + cadd) ^ before) & SENSE)) {
-                if (await_flip<SLEEP>(top, before))
-                    failed = 1;
-                else if (V == COUNTER)
-                    (void)ld_acquire(top);
-            }
-        } else if (V == COUNTER_GO && l == 0) {
-            // words[LINE]: the go flag (flips its top bit); the counter
-            // sits on the first cluster line and only grows.
-            if (add_release(sub - cluster * LINE, 1u) + 1 == (e + 1) * n)
-                st_relaxed(top, before ^ SENSE);
-            else if (await_flip<SLEEP>(top, before))
-                failed = 1;
-            unsigned polls = 0;
-            while (!failed && (int)(ld_acquire(sub - cluster * LINE) -
-                                    (e + 1) * n) < 0)
-                if (++polls == BOUND)
-                    failed = 1;
-        } else if ((V == CLUSTER_ACQ || V == CLUSTER_ACQ264 ||
-                    V == CLUSTER_ACQ528) && l < 32) {
-            // Warp 0. Lane 0 arrives; once the top has flipped, lane l
-            // acquires the words of clusters l, l + 32, ... (4224 groups
-            // make 44 clusters of 96).
-            if (l == 0) {
-                const unsigned old = add_release(sub, 1u);
-                if (old + 1 == (e + 1) * members)
-                    (void)add_relaxed(top, add);
-            }
-            __syncwarp();
-            if (await_flip<SLEEP>(top, before)) {
-                failed = 1;
-            } else {
-                for (unsigned c = l; c < clusters && !failed; c += 32) {
-                    unsigned *w = &words[(2 + c) * LINE];
-                    const unsigned m = min(FANIN, n - c * FANIN);
-                    unsigned polls = 0;
-                    while ((int)(ld_acquire(w) - (e + 1) * m) < 0)
-                        if (++polls == BOUND) {
-                            failed = 1;
-                            break;
-                        }
-                }
-            }
-        } else if ((V == ONEWAY || V == ONEWAY_LDACQ) && l == 0) {
-            fence_release();
-            const unsigned old = add_relaxed(sub, 1u);
-            int last = 0;
-            if (old == members - 1) {
-                st_relaxed(sub, 0u);
-                fence_acquire();
-                fence_release();
-                const unsigned top_old = add_relaxed(top, add);
-                last = ((top_old + add) ^ before) & SENSE;
-                if (last)
-                    fence_acquire();
-            }
-            if (!last) {
-                if (await_flip<SLEEP>(top, before))
-                    failed = 1;
-                else if (V == ONEWAY)
-                    fence_acquire();
-                else
-                    (void)ld_acquire(top);
-            }
-        } else if (V == COUNTER_ONEWAY && l == 0) {
-            const unsigned cadd = g == 0 ? SENSE - (n - 1) : 1u;
-            fence_release();
-            const unsigned old = add_relaxed(top, cadd);
-            if (!(((old + cadd) ^ before) & SENSE)) {
-                if (await_flip<SLEEP>(top, before))
-                    failed = 1;
-            }
-            fence_acquire();
-        } else if ((V == SHIPPED || V == TOP_RELAXED || V == NO_COLLECT ||
-                    V == ALL_RELAXED || V == SUB_RELEASE) && l == 0) {
-            unsigned old;
-            if (V == ALL_RELAXED)
-                old = add_relaxed(sub, 1u);
-            else if (V == SUB_RELEASE)
-                old = add_release(sub, 1u);
-            else
-                old = add_acq_rel(sub, 1u);
-            int last = 0;
-            if (old == members - 1) {
-                st_relaxed(sub, 0u);
-                const unsigned top_old = (V == TOP_RELAXED || V == ALL_RELAXED)
-                                             ? add_relaxed(top, add)
-                                             : add_acq_rel(top, add);
-                last = ((top_old + add) ^ before) & SENSE;
-            }
-            if (!last) {
-                if (await_flip<SLEEP>(top, before))
-                    failed = 1;
-                else if (V != NO_COLLECT && V != ALL_RELAXED)
-                    (void)ld_acquire(top);
-            }
-        }
+        if (episode<V, SLEEP>(p, e, (e & 1u) ? SENSE : 0u))
+            failed = 1;
         __syncthreads();
         if (failed) {
-            if (l == 0)
+            if (threadIdx.x == 0)
                 words[0] = 1;
             return;
         }

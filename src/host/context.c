@@ -1,6 +1,6 @@
 /*
  * context.c - creating and releasing an xwg context: options, environment
- * overrides, the device probe, and the context's own queue and state.
+ * overrides, the device probe, and the context's own queues and state.
  */
 #include "internal.h"
 
@@ -285,7 +285,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
 
     /* Our own queues, so that discovery never waits behind user work: one
      * with profiling, to report the discovery kernel's device time, and one
-     * without for reads and writes, which profiling slows (internal.h). */
+     * without for reading state back, which profiling slows (internal.h). */
     ctx->queue = xwg__create_queue(context, device, CL_QUEUE_PROFILING_ENABLE,
                                    &err);
     if (ctx->queue != NULL)

@@ -47,8 +47,10 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
 {
     cl_uint header[XWG__STATE_WORDS];
     xwg__state_header(ctx, mode, window_polls, 0, 0, header);
-    /* Blocking, so the kernel on the other queue starts after it. */
-    int err = clEnqueueWriteBuffer(ctx->copy_queue, ctx->state, CL_TRUE, 0,
+    /* On the kernel's queue: a blocking write only promises that the
+     * header has been copied, not that the write has run, so on another
+     * queue the kernel could start before it. */
+    int err = clEnqueueWriteBuffer(ctx->queue, ctx->state, CL_TRUE, 0,
                                    sizeof header, header, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return err;

@@ -35,10 +35,11 @@ struct xwg_context {
     cl_context cl;          /* retained */
     cl_device_id device;    /* retained */
     cl_command_queue queue; /* xwg's own, with profiling, for discovery */
-    /* xwg's own too, without profiling: the state writes and reads around
-     * discovery and the status reads of launches. On the H200 a 4-byte
-     * read through a profiling queue took 8 us longer (26.8 against 18.7
-     * us after a kernel: results/raw/h200/clcost-waits-h200.txt). */
+    /* xwg's own too, without profiling, for reading state back once its
+     * kernel has completed: discovery's count, a launch's status. On the
+     * H200 a launch waited for and then read back took about 8 us longer
+     * with the read on a profiling queue than on a plain one
+     * (results/raw/h200/clcost-waits-h200.txt). */
     cl_command_queue copy_queue;
     cl_mem state;           /* discovery's state buffer (header only) */
     xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */
@@ -47,10 +48,11 @@ struct xwg_context {
     int full_state_writes;
     xwg_options options;    /* after defaults and environment */
     xwg_device_info info;   /* what the probe found and chose */
-    pthread_mutex_t lock;   /* guards queue, state, pool and cache (the
-                               copy queue needs no lock: OpenCL calls are
-                               thread-safe, and each read waits for its
-                               own kernel only) */
+    pthread_mutex_t lock;   /* guards queue, state, info's calibration,
+                               pool and cache (not the copy queue:
+                               OpenCL calls are thread-safe, and nothing
+                               on it waits for an event, since callers
+                               wait for their kernel first) */
     xwg__cache_entry *cache;
     size_t cache_len, cache_cap;
 };

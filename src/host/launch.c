@@ -241,7 +241,9 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
     if (err == CL_SUCCESS && status < 0)
         err = status; /* the kernel itself failed */
     /* One read, of the failed flag and, where the kernel ran discovery,
-     * the participants too: on the H200 each read costs about 8 us. */
+     * the participants too: on the H200 a second read cost about 8 us
+     * (results/raw/h200/clcost-waits-h200.txt). */
+    _Static_assert(XWG__W_COUNT < XWG__W_FAILED, "one read covers both");
     cl_uint words[XWG__W_FAILED - XWG__W_COUNT + 1];
     const cl_uint first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
     if (err == CL_SUCCESS)
