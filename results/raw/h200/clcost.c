@@ -33,6 +33,20 @@ static double now_us(void)
         printf("%-40s %8.3f us\n", label, (now_us() - s) / N);               \
     } while (0)
 
+/* A plain kernel (no xwg) whose first work-item counts its launches in
+ * buf[0]. */
+static cl_kernel counting_kernel(cl_context cl, cl_device_id dev, cl_mem buf)
+{
+    const char *src = "__kernel void e(__global uint *p)"
+                      "{ if (get_global_id(0) == 0) p[0]++; }";
+    cl_int err;
+    cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
+    clBuildProgram(ep, 1, &dev, "", NULL, NULL);
+    cl_kernel e = clCreateKernel(ep, "e", &err);
+    clSetKernelArg(e, 0, sizeof buf, &buf);
+    return e;
+}
+
 /* "waits": whole launches of 1056 groups of 256 (the relaunch shape at
  * 256 on the H200), each with one way of resetting state before it and of
  * waiting for it after: what xwg_launch() pays for each of its steps.
@@ -45,12 +59,7 @@ static int waits(cl_context cl, cl_device_id dev, cl_command_queue q,
     const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     cl_command_queue q3 = clCreateCommandQueueWithProperties(cl, dev, prof, &err);
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    const char *src = "__kernel void e(__global uint *p)"
-                      "{ if (get_global_id(0) == 0) p[0]++; }";
-    cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
-    clBuildProgram(ep, 1, &dev, "", NULL, NULL);
-    cl_kernel e = clCreateKernel(ep, "e", &err);
-    clSetKernelArg(e, 0, sizeof buf, &buf);
+    cl_kernel e = counting_kernel(cl, dev, buf);
     size_t g = 1056 * 256, l = 256;
     static cl_uint host[1024], word, words[129];
     const cl_uint zero = 0;
@@ -143,12 +152,7 @@ int main(int argc, char **argv)
     TIME("clEnqueueWriteBuffer 80 B nonblocking", clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 80, host, 0, NULL, NULL));
     clFinish(q);
     {
-        const char *src = "__kernel void e(__global uint *p)"
-                          "{ if (get_global_id(0) == 0) p[0]++; }";
-        cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
-        clBuildProgram(ep, 1, &dev, "", NULL, NULL);
-        cl_kernel e = clCreateKernel(ep, "e", &err);
-        clSetKernelArg(e, 0, sizeof buf, &buf);
+        cl_kernel e = counting_kernel(cl, dev, buf);
         size_t g = 512, l = 64;
         cl_event done, ev;
         clEnqueueMarkerWithWaitList(q, 0, NULL, &done);
