@@ -12,7 +12,11 @@
 typedef struct bench {
     cl_context cl;
     cl_device_id device;
-    cl_command_queue queue; /* with profiling */
+    cl_command_queue queue; /* with profiling: device times of barriers */
+    /* Without profiling: the relaunch loops, timed on the host. On the
+     * H200 a read through a profiling queue costs about 8 us more, which
+     * a multi-kernel program need not pay. */
+    cl_command_queue plain_queue;
     xwg_context *xc;
     xwg_device_info info;
     cl_program prog;

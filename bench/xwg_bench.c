@@ -9,7 +9,9 @@
  *                   The watchdog is on, as users get it. Median of 5.
  *   relaunch        the multi-kernel alternative: one launch of an empty
  *                   kernel of the same geometry per step, waited for at the
- *                   end; the same difference of two counts, wall time.
+ *                   end; the same difference of two counts, wall time. The
+ *                   relaunch rows use a queue without profiling (as a
+ *                   multi-kernel program would), the barrier rows one with.
  *   relaunch/readback  the same with a blocking read of 4 bytes after each
  *                   launch, as a host loop that checks a convergence flag.
  *   relaunch/finish  the same with clFinish after each launch: each
@@ -192,26 +194,27 @@ static double per_relaunch_us(const bench *b, double t1, double t2)
 static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
                           unsigned count, cl_mem sink, enum relaunch_wait wait)
 {
+    cl_command_queue q = b->plain_queue;
     double t[3];
     size_t global = (size_t)groups * local;
     for (int i = 0; i < 3; i++) {
-        clFinish(b->queue);
+        clFinish(q);
         double start = now_us();
         for (unsigned c = 0; c < count; c++) {
             static const cl_uint header[20];
             if (wait == WRITE_READBACK)
-                clEnqueueWriteBuffer(b->queue, sink, CL_FALSE, 0,
+                clEnqueueWriteBuffer(q, sink, CL_FALSE, 0,
                                      sizeof header, header, 0, NULL, NULL);
-            clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &global, &local, 0,
-                                   NULL, NULL);
+            clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
+                                   NULL);
             cl_uint flag;
             if (wait == WAIT_READBACK || wait == WRITE_READBACK)
-                clEnqueueReadBuffer(b->queue, sink, CL_TRUE, 0, sizeof flag,
-                                    &flag, 0, NULL, NULL);
+                clEnqueueReadBuffer(q, sink, CL_TRUE, 0, sizeof flag, &flag,
+                                    0, NULL, NULL);
             else if (wait == WAIT_FINISH)
-                clFinish(b->queue);
+                clFinish(q);
         }
-        clFinish(b->queue);
+        clFinish(q);
         t[i] = now_us() - start;
     }
     qsort(t, 3, sizeof *t, cmp_double);
@@ -229,6 +232,7 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
                               cl_uint groups, unsigned count,
                               double *enqueue_us)
 {
+    cl_command_queue q = b->plain_queue;
     double t[3], e[3];
     *enqueue_us = NAN;
     const cl_uint none = 0;
@@ -237,14 +241,13 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
     lo.groups = groups;
     lo.skip_discovery = 1;
     for (int i = 0; i < 3; i++) {
-        clFinish(b->queue);
+        clFinish(q);
         double start = now_us();
         e[i] = 0;
         for (unsigned c = 0; c < count; c++) {
             xwg_pending *p;
             double before = now_us();
-            int err = xwg_launch_async(b->xc, b->queue, k, local, &lo, &p,
-                                       NULL);
+            int err = xwg_launch_async(b->xc, q, k, local, &lo, &p, NULL);
             e[i] += now_us() - before;
             if (err != XWG_SUCCESS || xwg_launch_finish(p, NULL) != XWG_SUCCESS)
                 return NAN;
@@ -451,6 +454,8 @@ int main(int argc, char **argv)
     const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
                                          CL_QUEUE_PROFILING_ENABLE, 0};
     b.queue = clCreateCommandQueueWithProperties(b.cl, b.device, props, &err);
+    b.plain_queue =
+        clCreateCommandQueueWithProperties(b.cl, b.device, NULL, &err);
     if ((err = xwg_context_create(b.cl, b.device, NULL, &b.xc)) != XWG_SUCCESS) {
         fprintf(stderr, "xwg-bench: xwg_context_create: %s\n",
                 xwg_status_name(err));
@@ -523,6 +528,7 @@ int main(int argc, char **argv)
     if (b.xf_xc)
         xwg_context_release(b.xf_xc);
     xwg_context_release(b.xc);
+    clReleaseCommandQueue(b.plain_queue);
     clReleaseCommandQueue(b.queue);
     clReleaseContext(b.cl);
     return 0;
