@@ -566,7 +566,7 @@ def section_barrier(rep):
         stress = [r for r in copyq if r["test"] == "stress"]
         misuse = [r for r in copyq if r["test"] == "misuse"]
         out += ["", "Once launches read their status through xwg's queue "
-                "without profiling (label *nvidia-copyq*, commit 856bf2e: "
+                "without profiling (label *nvidia-copyq*, commit a56d122: "
                 "the first loop of `scripts/run_h200_barrier.sh`, then "
                 "known-bad 3 and 4): %s checked episodes, %s wrong values; "
                 "%d of %d watchdog cases ended in the timeout error; "
