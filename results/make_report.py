@@ -1218,8 +1218,22 @@ def section_performance(rep):
                     "for the kernel's event, %s us against %s for the "
                     "plain launch and read-back in its run "
                     "(`xwg-nvidia-oneread`, patch "
-                    "`results/raw/h200/launch-oneread.patch`). A barrier "
-                    "is %s x cheaper than a launch through xwg." % (
+                    "`results/raw/h200/launch-oneread.patch`). Nor did, "
+                    "after it, `xwg_launch_ex()` reading the status on the "
+                    "caller's queue right behind the kernel where that "
+                    "queue runs in order without profiling, with no setup "
+                    "event there (patch "
+                    "`results/raw/h200/launch-callerread.patch`): "
+                    "xwg-bench, on its queue without profiling, took %s "
+                    "us a launch that way (`relaunch/xwg-ex`, labels "
+                    "`xwg-nvidia-ex1/2`) against %s for the code before "
+                    "it in the same runs (`xwg-nvidia-old-ex1/2`), and "
+                    "%s with the setup event kept (`xwg-nvidia-old-evt1/"
+                    "2`, against %s without, `xwg-nvidia-evt1/2`): within "
+                    "the runs' spread of about 2 us, so it was taken back "
+                    "(the one-off program's output in those runs: "
+                    "`clcost-waits-h200-ex*.txt`, `-evt*.txt`). "
+                    "A barrier is %s x cheaper than a launch through xwg." % (
                         fmt(waits.get("xwg_launch_ex, discovery skipped")),
                         fmt(waits.get(read)), fmt(whole),
                         "; ".join("%s (%s us)" % (what, fmt(us))
@@ -1237,6 +1251,10 @@ def section_performance(rep):
                         fmt(get("xwg-nvidia-oneread", "relaunch/xwg", 256)),
                         fmt(get("xwg-nvidia-oneread", "relaunch/readback",
                                 256)),
+                        span(runs_of("xwg-nvidia-ex", "relaunch/xwg-ex")),
+                        span(runs_of("xwg-nvidia-old-ex", "relaunch/xwg")),
+                        span(runs_of("xwg-nvidia-old-evt", "relaunch/xwg-ex")),
+                        span(runs_of("xwg-nvidia-evt", "relaunch/xwg-ex")),
                         "%.0f" % (mean(launch_new) / d256) if d256 else "-")]
 
         def pl(label, order, which):

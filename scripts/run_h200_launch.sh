@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # run_h200_launch.sh [OLD_TREE] - what a launch through xwg costs on the GPU
-# machine, into $OUT:
-#   clcost-waits-h200.txt  results/raw/h200/clcost.c's "waits", twice:
+# machine, into $OUT (NAME: $NAME, default "launch"; "" in file names for
+# the default):
+#   clcost-waits-h200[-NAME].txt  results/raw/h200/clcost.c's "waits", twice:
 #       whole launches of 1056 groups of 256, each with one way of writing
 #       state before it and of waiting for it after, and xwg_launch_ex()
 #       itself;
 #   barrier-h200.csv  xwg-bench at 256 work-items, twice, labels
-#       xwg-nvidia-launch1 and -launch2 (its relaunch/xwg rows).
+#       xwg-nvidia-NAME1 and -NAME2 (its relaunch/xwg rows).
 # With OLD_TREE, a source tree of an earlier commit (for example
 # `git archive COMMIT | tar -x -C scratch/old`, passed with the device
 # tool's carry), the same again built from it, into
-# clcost-waits-h200-old.txt and labels xwg-nvidia-old-launch1, -2; each
+# clcost-waits-h200[-NAME]-old.txt and labels xwg-nvidia-old-NAME1, -2; each
 # program runs twice, alternating with the other build, so that drift
 # hits both alike. clcost.c comes from this tree for both builds (older
 # ones may lack "waits"). Run from the repository root.
@@ -19,7 +20,10 @@ out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
 old=${1:-}
+name=${NAME:-launch}
+suffix=$([ "$name" = launch ] || echo "-$name")
 if [ -n "$old" ]; then
+  rm -rf /tmp/xwg-old # a build of another tree, from an earlier call
   cmake -S "$old" -B /tmp/xwg-old -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DXWG_BUILD_TESTS=OFF >/dev/null && cmake --build /tmp/xwg-old \
         >/dev/null || exit 1
@@ -28,21 +32,22 @@ clcost() { # BUILD_DIR INCLUDE_DIR OUTPUT
   gcc -O2 -I"$2" results/raw/h200/clcost.c "$1/libxwg.a" -lOpenCL -lpthread \
       -lm -o "$1/clcost" && "$1/clcost" NVIDIA waits >> "$3"
 }
-rm -f "$out"/clcost-waits-h200*.txt
+new_txt="$out/clcost-waits-h200$suffix.txt"
+old_txt="$out/clcost-waits-h200$suffix-old.txt"
+rm -f "$new_txt" "$old_txt"
 for i in 1 2; do
-  clcost /tmp/xwg-build include "$out/clcost-waits-h200.txt" || exit 1
-  [ -z "$old" ] || clcost /tmp/xwg-old "$old/include" \
-                          "$out/clcost-waits-h200-old.txt" || exit 1
+  clcost /tmp/xwg-build include "$new_txt" || exit 1
+  [ -z "$old" ] || clcost /tmp/xwg-old "$old/include" "$old_txt" || exit 1
 done
 csv="$out/barrier-h200.csv"
 rm -f "$csv"
 for i in 1 2; do
   if [ -n "$old" ]; then
     timeout 200 /tmp/xwg-old/xwg-bench --platform-name NVIDIA \
-        --local-sizes 256 --label "xwg-nvidia-old-launch$i" --csv "$csv" >&2 \
+        --local-sizes 256 --label "xwg-nvidia-old-$name$i" --csv "$csv" >&2 \
         || exit 1
   fi
   timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
-      --local-sizes 256 --label "xwg-nvidia-launch$i" --csv "$csv" >&2 || exit 1
+      --local-sizes 256 --label "xwg-nvidia-$name$i" --csv "$csv" >&2 || exit 1
 done
 grep -h "relaunch/xwg,\|discovery" "$csv"

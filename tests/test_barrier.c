@@ -592,6 +592,80 @@ START_TEST(two_launches_in_flight_do_not_share_state)
 }
 END_TEST
 
+/* A launch's write and kernel go on the caller's queue, chained by an
+ * event that an out-of-order queue needs, and its status comes back on
+ * xwg's copy queue: on each kind of queue that the device offers (in
+ * order or not, with profiling or without), a stress launch through
+ * discovery must report its participants and check its data, and a
+ * misuse must come back as the watchdog's timeout. */
+START_TEST(launches_report_status_on_every_kind_of_queue)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_command_queue_properties offered = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES,
+                    sizeof offered, &offered, NULL);
+    const cl_command_queue_properties kinds[] = {
+        0, CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE};
+    cl_kernel stress_k = test_build_kernel(&env, stress_source, "stress", NULL);
+    cl_kernel misuse_k =
+        test_build_kernel(&env, misuse_source, "early_return", NULL);
+    cl_mem data = make_buffer(&env, 64 * 1024 * sizeof(cl_uint));
+    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
+    cl_uint episodes = 2000;
+    clSetKernelArg(stress_k, 0, sizeof data, &data);
+    clSetKernelArg(stress_k, 1, sizeof errors, &errors);
+    clSetKernelArg(stress_k, 2, sizeof episodes, &episodes);
+    clSetKernelArg(misuse_k, 0, sizeof out, &out);
+    int tried = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if ((kinds[i] & offered) != kinds[i])
+            continue;
+        const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, kinds[i],
+                                             0};
+        int err;
+        cl_command_queue q = clCreateCommandQueueWithProperties(
+            env.cl, env.device, props, &err);
+        ck_assert_msg(q != NULL, "queue 0x%lx: %d", (unsigned long)kinds[i],
+                      err);
+        tried++;
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero,
+                             &zero, 0, NULL, NULL);
+        clFinish(env.queue); /* done, not only copied, before q's kernel */
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch(env.xc, q, stress_k, 64, &info);
+        ck_assert_msg(err == XWG_SUCCESS, "queue 0x%lx: stress: %s",
+                      (unsigned long)kinds[i], xwg_status_name(err));
+        ck_assert_uint_ge(info.groups, 1);
+        ck_assert_uint_le(info.groups, info.groups_launched);
+        ck_assert_uint_eq(read_word(&env, errors), 0);
+
+        xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+        opts.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+        opts.skip_discovery = 1;
+        opts.watchdog_ms = 200;
+        err = xwg_launch_ex(env.xc, q, misuse_k, 64, &opts, &info);
+        ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
+                      "queue 0x%lx: misuse: %s, not a timeout",
+                      (unsigned long)kinds[i], xwg_status_name(err));
+        ck_assert_int_eq(info.timed_out, 1);
+        clReleaseCommandQueue(q);
+    }
+    printf("launch status read on %d kinds of queue (device offers 0x%lx)\n",
+           tried, (unsigned long)offered);
+    ck_assert_int_ge(tried, 2); /* in order, with and without profiling */
+    clReleaseMemObject(data);
+    clReleaseMemObject(errors);
+    clReleaseMemObject(out);
+    clReleaseKernel(stress_k);
+    clReleaseKernel(misuse_k);
+    test_env_close(&env);
+}
+END_TEST
+
 /* ---- fence helpers ------------------------------------------------- */
 
 /* Message passing inside one group with each fence: the writer stores
@@ -668,6 +742,7 @@ int main(void)
         tcase_add_test(tc, watchdog_barrier_in_divergent_branch);
         tcase_add_test(tc, watchdog_launch_past_occupancy);
         tcase_add_test(tc, two_launches_in_flight_do_not_share_state);
+        tcase_add_test(tc, launches_report_status_on_every_kind_of_queue);
         tcase_add_test(tc, default_barrier_follows_the_launch_size);
         tcase_add_test(tc, tree_wakes_share_one_state_buffer);
         tcase_add_test(tc, fence_helpers_build_and_order_on_both_paths);
