@@ -1051,23 +1051,38 @@ def section_performance(rep):
         cost = clcost("clcost-h200.txt")
         waits = clcost("clcost-waits-h200.txt")
         waits_old = clcost("clcost-waits-h200-old.txt")
+        def runs_of(prefix, variant):
+            """The two runs' values (labels PREFIX1, PREFIX2) at 256."""
+            xs = [get("%s%d" % (prefix, i), variant, 256) for i in (1, 2)]
+            return xs if None not in xs else None
+
+        def mean(xs):
+            return sum(xs) / len(xs)
+
+        def span(xs):
+            return "%s-%s" % (fmt(min(xs)), fmt(max(xs)))
+
+        def wdiff(a, b):
+            return waits[a] - waits[b] if a in waits and b in waits \
+                else None
+
+        # What a read through a profiling queue adds to a launch.
+        profiling_read = wdiff("kernel (ev); wait; read on a profiling q3",
+                               "kernel; clWaitForEvents; read on q2")
 
         # The relaunch loops again on a queue without profiling (xwg-bench
         # ran them on its profiling queue before commit 49ae7d4).
-        plain = [(get(lbl, "barrier/default", 256),
-                  [get(lbl, v, 256) for v in ("relaunch/readback",
-                                              "relaunch/finish",
-                                              "relaunch")])
-                 for lbl in ("xwg-nvidia-plainq1", "xwg-nvidia-plainq2")]
-        if all(d and None not in rs for d, rs in plain):
-            def ratios_of(i):
-                xs = [rs[i] / d for d, rs in plain]
-                return "%.1f-%.1f x" % (min(xs), max(xs)), \
-                    "met" if min(xs) >= RELAUNCH_GOAL else "missed"
-
-            def us_of(i):
-                xs = [rs[i] for d, rs in plain]
-                return "%s-%s" % (fmt(min(xs)), fmt(max(xs)))
+        plain_default = runs_of("xwg-nvidia-plainq", "barrier/default")
+        plain = {v: runs_of("xwg-nvidia-plainq", v)
+                 for v in ("relaunch/readback", "relaunch/finish", "relaunch")}
+        if plain_default and all(plain.values()):
+            def against(variant):
+                """The relaunch's span (us), and the barrier's speedup over
+                it run by run, with the goal met or missed."""
+                xs = [r / d for r, d in zip(plain[variant], plain_default)]
+                return (span(plain[variant]),
+                        "%.1f-%.1f x" % (min(xs), max(xs)),
+                        "met" if min(xs) >= RELAUNCH_GOAL else "missed")
             out += ["", "Those relaunch loops ran on xwg-bench's profiling "
                     "queue, where on the H200 a launch waited for and read "
                     "back costs %s us more (`clcost-waits-h200.txt`, "
@@ -1084,39 +1099,19 @@ def section_performance(rep):
                     "exploration run 4 (below) shows that a barrier which "
                     "the PTX memory model allows does not come near the "
                     "%s us it would need." % (
-                        fmt(waits["kernel (ev); wait; read on a profiling "
-                                  "q3"] - waits["kernel; clWaitForEvents; "
-                                                "read on q2"])
-                        if waits else "-",
-                        "%s-%s" % (fmt(min(d for d, _ in plain)),
-                                   fmt(max(d for d, _ in plain))),
-                        us_of(0), *ratios_of(0), us_of(1), *ratios_of(1),
-                        us_of(2), *ratios_of(2),
+                        fmt(profiling_read),
+                        span(plain_default), *against("relaunch/readback"),
+                        *against("relaunch/finish"), *against("relaunch"),
                         fmt(DESIGN_RELAUNCH_US / RELAUNCH_GOAL))]
 
         xl = get("xwg-nvidia-xwglaunch", "relaunch/xwg", 256)
         w_rb = get("xwg-nvidia-write", "relaunch/readback", 256)
         w_wrb = get("xwg-nvidia-write", "relaunch/write-readback", 256)
 
-
-        def runs_of(prefix, variant):
-            """The two runs' values (labels PREFIX1, PREFIX2) at 256."""
-            xs = [get("%s%d" % (prefix, i), variant, 256) for i in (1, 2)]
-            return xs if None not in xs else None
         launch_old = runs_of("xwg-nvidia-old-launch", "relaunch/xwg")
         launch_new = runs_of("xwg-nvidia-launch", "relaunch/xwg")
         disc_old = runs_of("xwg-nvidia-old-launch", "discovery")
         disc_new = runs_of("xwg-nvidia-launch", "discovery")
-
-        def mean(xs):
-            return sum(xs) / len(xs)
-
-        def span(xs):
-            return "%s-%s" % (fmt(min(xs)), fmt(max(xs)))
-
-        def wdiff(a, b):
-            return waits[a] - waits[b] if a in waits and b in waits \
-                else None
         if xl and launch_old and launch_new and waits and waits_old:
             read = "kernel; read 4 B"
             out += ["", "What a launch through xwg costs (`relaunch/xwg`: "
@@ -1162,9 +1157,7 @@ def section_performance(rep):
                                 256)),
                         fmt(get("xwg-nvidia-xwglaunch", "relaunch/finish",
                                 256)),
-                        fmt(wdiff("kernel (ev); wait; read on a profiling "
-                                  "q3", "kernel; clWaitForEvents; read on "
-                                  "q2")),
+                        fmt(profiling_read),
                         fmt(waits.get("kernel (ev); wait; read on a "
                                       "profiling q3")),
                         fmt(waits.get("kernel; clWaitForEvents; read on "

@@ -1,6 +1,6 @@
-# h200_bench_common.sh - sourced by run_h200_bench.sh and
-# run_h200_explore.sh, after they set $label: the build (h200_setup.sh),
-# $csv ($OUT/barrier-h200.csv, emptied), $bench, and
+# h200_bench_common.sh - sourced by run_h200_bench.sh, run_h200_explore.sh
+# (both after they set $label) and run_h200_launch.sh: the build
+# (h200_setup.sh), $out, $csv ($out/barrier-h200.csv, emptied), $bench, and
 #   variant TAG ALGOS OPTIONS [ENVIRONMENT...]
 # which runs xwg-bench at full occupancy (barriers and floor only) with
 # OPTIONS added to the programs' build options, in ENVIRONMENT, rows

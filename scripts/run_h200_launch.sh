@@ -16,9 +16,7 @@
 # hits both alike. clcost.c comes from this tree for both builds (older
 # ones may lack "waits"). Run from the repository root.
 set -uo pipefail
-out=${OUT:-./h200-out}
-mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/h200_bench_common.sh" || exit 1 # $out, $csv, $bench
 old=${1:-}
 name=${NAME:-launch}
 suffix=$([ "$name" = launch ] || echo "-$name")
@@ -28,26 +26,26 @@ if [ -n "$old" ]; then
         -DXWG_BUILD_TESTS=OFF >/dev/null && cmake --build /tmp/xwg-old \
         >/dev/null || exit 1
 fi
-clcost() { # BUILD_DIR INCLUDE_DIR OUTPUT
+build_clcost() { # BUILD_DIR INCLUDE_DIR: BUILD_DIR/clcost
   gcc -O2 -I"$2" results/raw/h200/clcost.c "$1/libxwg.a" -lOpenCL -lpthread \
-      -lm -o "$1/clcost" && "$1/clcost" NVIDIA waits >> "$3"
+      -lm -o "$1/clcost"
 }
+build_clcost /tmp/xwg-build include || exit 1
+[ -z "$old" ] || build_clcost /tmp/xwg-old "$old/include" || exit 1
 new_txt="$out/clcost-waits-h200$suffix.txt"
 old_txt="$out/clcost-waits-h200$suffix-old.txt"
 rm -f "$new_txt" "$old_txt"
 for i in 1 2; do
-  clcost /tmp/xwg-build include "$new_txt" || exit 1
-  [ -z "$old" ] || clcost /tmp/xwg-old "$old/include" "$old_txt" || exit 1
+  /tmp/xwg-build/clcost NVIDIA waits >> "$new_txt" || exit 1
+  [ -z "$old" ] || /tmp/xwg-old/clcost NVIDIA waits >> "$old_txt" || exit 1
 done
-csv="$out/barrier-h200.csv"
-rm -f "$csv"
 for i in 1 2; do
   if [ -n "$old" ]; then
     timeout 200 /tmp/xwg-old/xwg-bench --platform-name NVIDIA \
         --local-sizes 256 --label "xwg-nvidia-old-$name$i" --csv "$csv" >&2 \
         || exit 1
   fi
-  timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
+  timeout 200 $bench --platform-name NVIDIA \
       --local-sizes 256 --label "xwg-nvidia-$name$i" --csv "$csv" >&2 || exit 1
 done
 grep -h "relaunch/xwg,\|discovery" "$csv"
