@@ -88,8 +88,9 @@
  * negative CL_* values of OpenCL pass through unchanged, and xwg's own codes
  * lie in [-20099, -20000], clear of OpenCL's core and extension ranges.
  *
- * Thread safety: xwg_status_string(), xwg_status_name(), xwg_version*() and
- * xwg_options_init() may be called from any thread at any time. One
+ * Thread safety: xwg_status_string(), xwg_status_name(), xwg_last_error(),
+ * xwg_version*() and xwg_options_init() may be called from any thread at
+ * any time. One
  * xwg_context may be used from several threads at once: discovery runs
  * under a mutex inside the context, and every launch has a state buffer of
  * its own, so launches in flight on different queues never share state.
@@ -166,6 +167,12 @@ typedef enum xwg_status {
 XWG_EXPORT const char *xwg_status_string(int status);
 /* The symbolic name ("XWG_ERROR_NO_STATE_ARG", "CL_INVALID_VALUE"). */
 XWG_EXPORT const char *xwg_status_name(int status);
+/* The reason of the last failure on this thread that had more to say
+ * than its status, in a sentence: for example what the self-test saw on
+ * a refused device. Meaningful right after a call returned an error (a
+ * later failure replaces it; successes leave it). Never NULL; "" when
+ * nothing was recorded. The string belongs to the thread. */
+XWG_EXPORT const char *xwg_last_error(void);
 
 /* ---- Options ----------------------------------------------------------- */
 
@@ -234,11 +241,33 @@ typedef enum xwg_self_test_mode {
     XWG_SELF_TEST_SKIP = 2
 } xwg_self_test_mode;
 
+/* What the self-test found; xwg_device_info.self_test_detail says it in a
+ * sentence. */
 typedef enum xwg_self_test_result {
     XWG_SELF_TEST_NOT_RUN = 0,
+    /* Every launch (each algorithm at 2 groups, a quarter of the
+     * co-resident groups and all of them) ran on two groups or more, and
+     * read no wrong value. */
     XWG_SELF_TEST_PASSED = 1,
-    XWG_SELF_TEST_FAILED = 2
+    /* A launch read a value that the barrier should have made visible, or
+     * (on a GPU) co-resident groups could not complete a barrier. The
+     * device is refused unless the mode is XWG_SELF_TEST_REPORT. */
+    XWG_SELF_TEST_FAILED = 2,
+    /* Could not decide: on a CPU device its launches kept timing out, or
+     * discovery kept finding one group where the device has more compute
+     * units, with no wrong read. A busy machine does this: it slows a
+     * CPU device's groups, never makes them read wrong values. The device
+     * is accepted, and the next context tests it again. */
+    XWG_SELF_TEST_UNTESTED = 3,
+    /* One group can be resident at a time (one compute unit, and
+     * discovery never found two): every launch has one participant, and
+     * its barrier is trivially safe. */
+    XWG_SELF_TEST_ONE_GROUP = 4
 } xwg_self_test_result;
+
+/* "not run", "passed", "failed", "untested" or "one group"; "?" for any
+ * other value. Never NULL; the string is static. */
+XWG_EXPORT const char *xwg_self_test_result_name(xwg_self_test_result result);
 
 /* Options of a context. Always initialise with xwg_options_init() or
  * XWG_OPTIONS_INIT: the size field lets the struct grow without breaking
@@ -282,12 +311,16 @@ typedef struct xwg_context xwg_context;
  * The OpenCL context is retained, not copied; opts may be NULL.
  * Unless opts->self_test says otherwise, it then runs a barrier
  * self-test on the device: a stress kernel whose groups check each
- * other's plain stores across barriers. Devices that do not promise
- * device-scope acquire/release (Mesa rusticl) can read stale data there;
- * such a device is refused rather than allowed to give wrong answers, as
- * is one whose two groups cannot meet (a launch that times out, while no
- * earlier launch has misread, is run again, at most twice, before that
- * counts).
+ * other's plain stores across barriers, for each algorithm at 2 groups,
+ * a quarter of the co-resident groups and all of them (as discovery
+ * counts them, never the compute units). Devices whose plain loads miss
+ * stores made before a barrier (Mesa rusticl on llvmpipe and on Zink) read
+ * stale data there; such a device is refused rather than allowed to give
+ * wrong answers, and xwg_last_error() says what was seen. A launch that
+ * cannot decide (it times out, or admits one group where more fit) is
+ * run again with a longer watchdog, three times at most; on a CPU device
+ * that still cannot decide the result is XWG_SELF_TEST_UNTESTED and the
+ * device is accepted (see xwg_self_test_result).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
  * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
  * (a forced path the device cannot compile, or a failed self-test),
@@ -336,6 +369,8 @@ typedef struct xwg_device_info {
     cl_uint self_test_errors;
     cl_uint self_test_groups;
     cl_uint self_test_episodes;
+    /* The result in a sentence: what was seen, on how many groups. */
+    char self_test_detail[256];
 } xwg_device_info;
 
 #define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}

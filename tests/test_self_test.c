@@ -1,89 +1,201 @@
 /*
- * test_self_test.c - a device whose two groups never meet is refused, and
- * the self-test's retries of launches that time out are bounded.
+ * test_self_test.c - the self-test can fail wherever more than one group
+ * can be resident, refuses only for wrong reads (or, on a GPU, for a
+ * barrier that never completes), and says what it saw.
  *
- * The self-test runs a launch again when it times out with no wrong read
- * (a loaded machine can hold one group back), so a retry that forgot its
- * bound would hang here, and one that took a later success for a pass, or
- * a timeout for one, would let the device through. ctest runs this on
- * PoCL with a single worker thread: the two groups of a launch then run one
- * after the other and can never meet. PoCL reports one compute unit there,
- * for which the self-test launches a single group, so the test claims two,
- * through the library's internals, and runs the self-test itself.
+ * ctest runs the case "one_thread" on PoCL with one worker thread (one
+ * group at a time) and "two_threads" with two. Some tests reach into the
+ * context to give the device a property it lacks: one compute unit while
+ * two groups fit (as rusticl on Zink reports one and runs thousands),
+ * or the type GPU. Each test runs in its own process (Check forks), so
+ * the self-test's per-process cache starts empty in each.
  */
 #include "internal.h"
 #include "test_util.h"
 
-START_TEST(two_groups_that_never_meet_fail_the_self_test)
+#include <string.h>
+
+/* An environment whose context has not run the self-test yet. */
+static void open_untested(test_env *env)
 {
-    test_env env;
     xwg_options opts;
     xwg_options_init(&opts);
-    opts.self_test = XWG_SELF_TEST_SKIP; /* run below, on two groups */
-    test_env_open(&env, &opts);
-    xwg_device_info *info = &env.xc->info;
-    ck_assert_uint_eq(info->compute_units, 1);
-    info->compute_units = 2;
+    opts.self_test = XWG_SELF_TEST_SKIP; /* run by the test */
+    test_env_open(env, &opts);
+}
 
-    ck_assert_int_eq(xwg__run_self_test(env.xc), XWG_SUCCESS);
-    ck_assert_int_eq(info->self_test, XWG_SELF_TEST_FAILED);
-    /* Refused for the timeouts alone: no launch completed, none misread. */
-    ck_assert_uint_eq(info->self_test_errors, 0);
-    ck_assert_uint_eq(info->self_test_episodes, 0);
+/* The self-test on env's context as it now stands; its result. */
+static xwg_self_test_result self_test(test_env *env)
+{
+    ck_assert_int_eq(xwg__run_self_test(env->xc), XWG_SUCCESS);
+    return env->xc->info.self_test;
+}
+
+/* ---- one worker thread --------------------------------------------------- */
+
+/* Only one group is ever resident: the device is accepted, and says why
+ * its barrier needs no test. A self-test that refused it (two groups that
+ * never meet, the old rule) or passed it as tested would fail here. */
+START_TEST(one_group_device_is_accepted_and_says_so)
+{
+    test_env env;
+    test_env_open(&env, NULL); /* XWG_SELF_TEST_REQUIRE */
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    ck_assert_int_eq(xwg_context_query(env.xc, &info), XWG_SUCCESS);
+    ck_assert_msg(info.self_test == XWG_SELF_TEST_ONE_GROUP, "%s: %s",
+                  xwg_self_test_result_name(info.self_test),
+                  info.self_test_detail);
+    ck_assert_ptr_nonnull(strstr(info.self_test_detail, "trivially safe"));
+    ck_assert_uint_eq(info.self_test_errors, 0);
     test_env_close(&env);
 }
 END_TEST
 
-/* The self-test on the device as it is (one group on one worker thread),
- * after `timeouts` launches that report a timeout: the result, and the
- * episodes that ran. */
-static void self_test_after(int timeouts, xwg_self_test_result *result,
-                            cl_uint *episodes)
+/* A device of two compute units where discovery finds one group (as on
+ * a loaded machine) cannot be decided: untested, not refused, not
+ * passed. */
+START_TEST(fewer_groups_than_compute_units_is_untested)
 {
     test_env env;
-    xwg_options opts;
-    xwg_options_init(&opts);
-    opts.self_test = XWG_SELF_TEST_SKIP;
-    test_env_open(&env, &opts);
-    xwg__self_test_inject_timeouts(timeouts);
-    ck_assert_int_eq(xwg__run_self_test(env.xc), XWG_SUCCESS);
-    *result = env.xc->info.self_test;
-    *episodes = env.xc->info.self_test_episodes;
+    open_untested(&env);
+    env.xc->info.compute_units = 2;
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_UNTESTED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
     ck_assert_uint_eq(env.xc->info.self_test_errors, 0);
     test_env_close(&env);
 }
+END_TEST
 
-/* Two timeouts are retried and the nine launches still run... (Each case
- * in its own process: a process caches its self-test result.) */
-START_TEST(two_timeouts_are_retried)
+/* ---- two worker threads -------------------------------------------------- */
+
+/* One compute unit reported, two groups resident: the self-test runs on
+ * the groups that fit, never one. (The old self-test launched one group
+ * on such a device: it could not fail, and passed rusticl on Zink.) */
+START_TEST(one_compute_unit_does_not_shrink_the_test)
 {
-    xwg_self_test_result result;
-    cl_uint episodes;
-    self_test_after(2, &result, &episodes);
-    ck_assert_int_eq(result, XWG_SELF_TEST_PASSED);
-    ck_assert_uint_eq(episodes, 9 * 64);
+    test_env env;
+    open_untested(&env);
+    env.xc->info.compute_units = 1;
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_PASSED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
+    ck_assert_uint_ge(env.xc->info.self_test_groups, 2);
+    ck_assert_uint_eq(env.xc->info.self_test_episodes, 9 * 64);
+    test_env_close(&env);
 }
 END_TEST
 
-/* ...a third is not, and the device is refused. */
-START_TEST(a_third_timeout_is_not)
+/* The same device with a no-op barrier (known-bad 1): the self-test
+ * sees wrong reads and fails. With one group it would pass. */
+START_TEST(broken_barrier_fails_on_one_compute_unit)
 {
-    xwg_self_test_result result;
-    cl_uint episodes;
-    self_test_after(3, &result, &episodes);
-    ck_assert_int_eq(result, XWG_SELF_TEST_FAILED);
-    ck_assert_uint_eq(episodes, 0);
+    test_env env;
+    open_untested(&env);
+    env.xc->info.compute_units = 1;
+    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER=1");
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_FAILED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
+    ck_assert_uint_gt(env.xc->info.self_test_errors, 0);
+    ck_assert_uint_ge(env.xc->info.self_test_groups, 2);
+    ck_assert_ptr_nonnull(
+        strstr(env.xc->info.self_test_detail, "wrong reads"));
+    test_env_close(&env);
+}
+END_TEST
+
+/* A context on a device that fails is refused, leaves nothing behind,
+ * and xwg_last_error() says what the self-test saw. */
+START_TEST(refusal_says_what_was_seen)
+{
+    test_env env;
+    open_untested(&env);
+    cl_uint before = test_refcount_context(env.cl);
+    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER=1");
+    xwg_context *xc = (xwg_context *)1;
+    int err = xwg_context_create(env.cl, env.device, NULL, &xc);
+    ck_assert_msg(err == XWG_ERROR_UNSUPPORTED_DEVICE, "accepted: %s",
+                  xwg_status_name(err));
+    ck_assert_ptr_null(xc);
+    const char *why = xwg_last_error();
+    ck_assert_msg(strstr(why, "refused") && strstr(why, "wrong reads") &&
+                      strstr(why, env.xc->info.device_name),
+                  "xwg_last_error: \"%s\"", why);
+    ck_assert_uint_le(test_settled_refcount_context(env.cl, before), before);
+    test_env_close(&env);
+}
+END_TEST
+
+/* Launches that time out are run again with more patience, three times
+ * at most: three timeouts still leave a pass... */
+START_TEST(three_timeouts_are_retried)
+{
+    test_env env;
+    open_untested(&env);
+    xwg__self_test_inject_timeouts(3);
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_PASSED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
+    ck_assert_uint_eq(env.xc->info.self_test_episodes, 9 * 64);
+    test_env_close(&env);
+}
+END_TEST
+
+/* ...a fourth on a CPU device cannot be decided: untested, accepted,
+ * never refused for timing alone. */
+START_TEST(a_fourth_timeout_on_a_cpu_is_untested)
+{
+    test_env env;
+    open_untested(&env);
+    xwg__self_test_inject_timeouts(4);
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_UNTESTED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
+    ck_assert_uint_eq(env.xc->info.self_test_errors, 0);
+    test_env_close(&env);
+}
+END_TEST
+
+/* On a GPU, co-resident groups that cannot complete a barrier twice in a
+ * row (rusticl's cl12 path on Zink) are a broken barrier: refused. */
+START_TEST(a_gpu_whose_barrier_never_completes_fails)
+{
+    test_env env;
+    open_untested(&env);
+    env.xc->info.device_type = CL_DEVICE_TYPE_GPU;
+    xwg__self_test_inject_timeouts(2);
+    xwg_self_test_result r = self_test(&env);
+    ck_assert_msg(r == XWG_SELF_TEST_FAILED, "%s: %s",
+                  xwg_self_test_result_name(r),
+                  env.xc->info.self_test_detail);
+    ck_assert_ptr_nonnull(
+        strstr(env.xc->info.self_test_detail, "never completed"));
+    test_env_close(&env);
 }
 END_TEST
 
 int main(void)
 {
     Suite *s = suite_create("self_test");
-    TCase *tc = tcase_create("refusal");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, two_groups_that_never_meet_fail_the_self_test);
-    tcase_add_test(tc, two_timeouts_are_retried);
-    tcase_add_test(tc, a_third_timeout_is_not);
-    suite_add_tcase(s, tc);
+    TCase *one = tcase_create("one_thread");
+    tcase_set_timeout(one, 120);
+    tcase_add_test(one, one_group_device_is_accepted_and_says_so);
+    tcase_add_test(one, fewer_groups_than_compute_units_is_untested);
+    suite_add_tcase(s, one);
+    TCase *two = tcase_create("two_threads");
+    tcase_set_timeout(two, 120);
+    tcase_add_test(two, one_compute_unit_does_not_shrink_the_test);
+    tcase_add_test(two, broken_barrier_fails_on_one_compute_unit);
+    tcase_add_test(two, refusal_says_what_was_seen);
+    tcase_add_test(two, three_timeouts_are_retried);
+    tcase_add_test(two, a_fourth_timeout_on_a_cpu_is_untested);
+    tcase_add_test(two, a_gpu_whose_barrier_never_completes_fails);
+    suite_add_tcase(s, two);
     return test_run_suite(s);
 }

@@ -70,13 +70,6 @@ static int measure(xwg_context *xc, cl_kernel k, size_t local, int repeat,
     return XWG_SUCCESS;
 }
 
-static const char *self_test_name(xwg_self_test_result r)
-{
-    return r == XWG_SELF_TEST_PASSED   ? "passed"
-           : r == XWG_SELF_TEST_FAILED ? "failed"
-                                       : "not run";
-}
-
 static void json_string(const char *s)
 {
     putchar('"');
@@ -107,11 +100,14 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
         json_string(info->atomics_reason);
         printf(", \"compute_units\": %u, \"discovery\": \"%s\", "
                "\"barrier_self_test\": \"%s\", \"self_test_errors\": %u, "
-               "\"occupancy\": [",
+               "\"self_test_groups\": %u, \"self_test_detail\": ",
                info->compute_units,
                info->discovery == XWG_DISCOVERY_TICKET_LOCK ? "ticket"
                                                             : "window",
-               self_test_name(info->self_test), info->self_test_errors);
+               xwg_self_test_result_name(info->self_test),
+               info->self_test_errors, info->self_test_groups);
+        json_string(info->self_test_detail);
+        printf(", \"occupancy\": [");
         for (size_t i = 0; i < n; i++)
             printf("%s\n    {\"local_size\": %zu, \"local_mem\": %llu, "
                    "\"groups_min\": %u, \"groups_median\": %u, "
@@ -127,10 +123,10 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
     printf("    %s, %u compute units, atomics path %s (%s)\n",
            info->opencl_c_version, info->compute_units, path,
            info->atomics_reason);
-    printf("    barrier self-test: %s (%u wrong reads in %u episodes, up to "
-           "%u groups)\n",
-           self_test_name(info->self_test), info->self_test_errors,
-           info->self_test_episodes, info->self_test_groups);
+    printf("    barrier self-test: %s (%s)\n",
+           xwg_self_test_result_name(info->self_test),
+           info->self_test_detail[0] ? info->self_test_detail
+                                     : "no detail: not run");
     printf("    %10s %10s %8s %8s %8s %8s %10s\n", "local_size", "local_mem",
            "min", "median", "max", "per_CU", "time_ms");
     for (size_t i = 0; i < n; i++)

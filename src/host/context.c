@@ -16,9 +16,7 @@
 #define XWG__WINDOW_US_GPU 20u
 #define XWG__WINDOW_US_CPU 5000u
 
-/* A GPU and nothing else. Oclgrind, a simulator that runs groups on CPU
- * threads, reports every device type at once, and needs the CPU window. */
-static int is_plain_gpu(cl_device_type type)
+int xwg__is_plain_gpu(cl_device_type type)
 {
     return (type & CL_DEVICE_TYPE_GPU) && !(type & CL_DEVICE_TYPE_CPU);
 }
@@ -150,8 +148,8 @@ static int context_has_device(cl_context context, cl_device_id device)
 }
 
 /* Tries `path` on the barrier self-test. It is kept (returns 1) only if the
- * self-test ran and passed; the reason then reads lead, the earlier reason,
- * trail. Otherwise (it does not build, fails, or the launch fails) the
+ * self-test ran and passed (or found that one group is all the device
+ * holds); the reason then reads lead, the earlier reason, trail. Otherwise (it does not build, fails, or the launch fails) the
  * earlier path and reason come back, as if it had never been tried. */
 static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
                            const char *lead, const char *trail)
@@ -162,20 +160,27 @@ static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
     memcpy(reason, info->atomics_reason, sizeof reason);
     info->atomics_path = path;
     int err = xwg__run_self_test(ctx);
-    if (err == XWG_SUCCESS && info->self_test == XWG_SELF_TEST_PASSED) {
+    if (err == XWG_SUCCESS && (info->self_test == XWG_SELF_TEST_PASSED ||
+                               info->self_test == XWG_SELF_TEST_ONE_GROUP)) {
         snprintf(info->atomics_reason, sizeof info->atomics_reason,
                  "%s%.150s%s", lead, reason, trail);
         return 1;
     }
-    XWG__TRACE("%s on %s: %s, self-test %d; back to %s",
+    size_t used = strlen(ctx->paths_tried);
+    snprintf(ctx->paths_tried + used, sizeof ctx->paths_tried - used,
+             "%s: %s; ", xwg_atomics_path_name(path),
+             err == XWG_SUCCESS ? info->self_test_detail
+                                : xwg_status_string(err));
+    XWG__TRACE("%s on %s: %s, self-test %d (%s); back to %s",
                xwg_atomics_path_name(path), info->device_name,
                xwg_status_name(err), (int)info->self_test,
-               xwg_atomics_path_name(before));
+               info->self_test_detail, xwg_atomics_path_name(before));
     info->atomics_path = before;
     memcpy(info->atomics_reason, reason, sizeof reason);
     info->self_test = XWG_SELF_TEST_NOT_RUN;
     info->self_test_errors = info->self_test_groups = 0;
     info->self_test_episodes = 0;
+    info->self_test_detail[0] = '\0';
     info->poll_ns = 0; /* calibrate again, on the next path's loop */
     return 0;
 }
@@ -280,7 +285,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
     ctx->info.barrier = options.barrier;
     ctx->info.discovery_window_us =
         options.discovery_window_us != 0 ? options.discovery_window_us
-        : is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
+        : xwg__is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
                                                : XWG__WINDOW_US_CPU;
 
     /* Our own queues, so that discovery never waits behind user work: one
@@ -319,9 +324,16 @@ int xwg_context_create(cl_context context, cl_device_id device,
             options.self_test == XWG_SELF_TEST_REQUIRE)
             err = XWG_ERROR_UNSUPPORTED_DEVICE;
         if (err != XWG_SUCCESS) {
-            XWG__TRACE("%s refused: self-test %s (%u wrong reads)",
+            if (err == XWG_ERROR_UNSUPPORTED_DEVICE &&
+                ctx->info.self_test == XWG_SELF_TEST_FAILED)
+                xwg__set_last_error(
+                    "%s refused: the barrier self-test failed: %s%s: %s",
+                    ctx->info.device_name, ctx->paths_tried,
+                    xwg_atomics_path_name(ctx->info.atomics_path),
+                    ctx->info.self_test_detail);
+            XWG__TRACE("%s refused: self-test %s (%s)",
                        ctx->info.device_name, xwg_status_name(err),
-                       ctx->info.self_test_errors);
+                       ctx->info.self_test_detail);
             xwg_context_release(ctx);
             return err;
         }

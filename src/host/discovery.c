@@ -160,6 +160,20 @@ static int cache_store(xwg_context *ctx, cl_kernel kernel,
     return XWG_SUCCESS;
 }
 
+void xwg__forget_kernel(xwg_context *ctx, cl_kernel kernel)
+{
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < ctx->cache_len;) {
+        if (ctx->cache[i].kernel == kernel) {
+            clReleaseKernel(kernel);
+            ctx->cache[i] = ctx->cache[--ctx->cache_len];
+        } else {
+            i++;
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 /* The protocol itself, under ctx->lock. */
 static int discover_locked(xwg_context *ctx, cl_kernel kernel,
                            cl_uint state_arg, size_t local_size,

@@ -55,6 +55,9 @@ struct xwg_context {
                                wait for their kernel first) */
     xwg__cache_entry *cache;
     size_t cache_len, cache_cap;
+    /* What the self-test found on each path tried and left, for the
+     * message of a refusal ("cl20: ...; "). */
+    char paths_tried[640];
 };
 
 /* Tracing to stderr, with file and line, when XWG_TRACE=1. */
@@ -67,6 +70,18 @@ int xwg__trace_enabled(void);
             fputc('\n', stderr);                                               \
         }                                                                      \
     } while (0)
+
+/* status.c: records the reason of a failure for xwg_last_error(), on this
+ * thread (printf-style; truncated to the buffer). */
+void xwg__set_last_error(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* context.c: a GPU and nothing else. Oclgrind, a simulator that runs
+ * groups on CPU threads, reports every device type at once: it is a CPU
+ * device here (its discovery window, its self-test under load). A plain
+ * GPU's resident groups run until they end, so a barrier among them that
+ * never completes is broken, not slowed. */
+int xwg__is_plain_gpu(cl_device_type type);
 
 /* context.c: a queue on the 2.0 entry point, or the 1.2 one where the
  * platform lacks it. */
@@ -114,6 +129,9 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
 
+/* discovery.c: drops the cached discovery of a kernel that is about to
+ * be released (the self-test's), and the reference the cache held. */
+void xwg__forget_kernel(xwg_context *ctx, cl_kernel kernel);
 /* discovery.c: times the window's polling loop once per context (under
  * ctx->lock), using the user's kernel in calibration mode. */
 int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
@@ -122,9 +140,11 @@ int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
 /* self_test.c: the barrier self-test of a new context, cached per device,
  * driver version and path; fills info.self_test*. */
 int xwg__run_self_test(xwg_context *ctx);
-/* Tests only: the next `launches` self-test launches report a timeout
- * without running (not thread-safe). */
+/* Tests only (not thread-safe): the next `launches` self-test launches
+ * report a timeout without running; build options for the self-test's
+ * program (a known-bad barrier), NULL for none. */
 void xwg__self_test_inject_timeouts(int launches);
+void xwg__self_test_inject_options(const char *options);
 
 /* The kernel-side library, embedded at build time from kernels/ by
  * cmake/embed_kernels.cmake (NUL-terminated). */

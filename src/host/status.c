@@ -1,9 +1,10 @@
 /*
- * status.c - status codes to messages and names, the library version, and
- * the tracing switch.
+ * status.c - status codes to messages and names, the last error's reason,
+ * the library version, and the tracing switch.
  */
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,19 @@ const char *xwg_version_string(void)
         XWG_VERSION_MINOR) "." XWG__STR(XWG_VERSION_PATCH);
 }
 
+/* The reason of the last failure that gave one, per thread. */
+static _Thread_local char last_error[512];
+
+const char *xwg_last_error(void) { return last_error; }
+
+void xwg__set_last_error(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_error, sizeof last_error, format, args);
+    va_end(args);
+}
+
 int xwg__trace_enabled(void)
 {
     /* Read each time: cheap next to any OpenCL call, and tests can flip it. */
@@ -150,6 +164,23 @@ const char *xwg_atomics_path_name(xwg_atomics_path path)
         return "cl12";
     case XWG_ATOMICS_PTX:
         return "ptx";
+    }
+    return "?";
+}
+
+const char *xwg_self_test_result_name(xwg_self_test_result result)
+{
+    switch (result) {
+    case XWG_SELF_TEST_NOT_RUN:
+        return "not run";
+    case XWG_SELF_TEST_PASSED:
+        return "passed";
+    case XWG_SELF_TEST_FAILED:
+        return "failed";
+    case XWG_SELF_TEST_UNTESTED:
+        return "untested";
+    case XWG_SELF_TEST_ONE_GROUP:
+        return "one group";
     }
     return "?";
 }
