@@ -13,6 +13,14 @@
  * barrier. No work-item ever spins on a value set by another work-item of
  * its own group (PoCL runs a group's work-items one after another between
  * barriers, so such a spin would never end).
+ *
+ * The protocol's two spins on other groups (the ticket lock, and the
+ * wait for the published count) end on every runtime whose loads see
+ * other groups' stores. One whose loads do not (rusticl's cl12 path on
+ * Zink) would spin for ever, so each spin is bounded by the launch's
+ * watchdog: a spin that expires marks the state failed and makes its
+ * group a non-participant. The host then reports the failure, never the
+ * count.
  */
 
 /* The group's shared words, in local memory. Work-item 0 writes them in
@@ -69,14 +77,35 @@ inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
     }
 }
 
+/* A participant's id when the group does not take part. */
+#define XWG__NOT_PARTICIPATING 0xffffffffu
+
+/* Counts one poll of a protocol spin. Returns 1 once it has taken `bound`
+ * polls (0: no bound was written, as in calibration mode, which has no
+ * such spin), after marking the state failed. Relaxed: the flag carries
+ * no data, only "the host must not trust this launch". */
+inline int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
+                             uint bound)
+{
+    if (bound == 0u || ++*polls < bound)
+        return 0;
+    xwg__store_relaxed(&state[XWG__W_FAILED], 1u);
+    return 1;
+}
+
 /* ---- The paper's protocol: a fair ticket lock ------------------------ */
 
-inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state)
+/* Returns the ticket, or XWG__NOT_PARTICIPATING if the watchdog ended the
+ * wait (the ticket is then never served: later holders expire too). */
+inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, uint bound)
 {
     /* Take a ticket. Relaxed: the acquire below gives the ordering. */
     uint ticket = xwg__fetch_add_relaxed(&state[XWG__W_TICKET_NEXT], 1u);
+    uint polls = 0u;
     /* Lock acquire: see every write of the previous holder. */
     while (xwg__load_acquire(&state[XWG__W_TICKET_SERVE]) != ticket) {
+        if (xwg__spin_expired(state, &polls, bound))
+            return XWG__NOT_PARTICIPATING;
     }
     return ticket;
 }
@@ -87,19 +116,22 @@ inline void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticket)
     xwg__store_release(&state[XWG__W_TICKET_SERVE], ticket + 1u);
 }
 
-/* Returns the participant's id, or 0xffffffff if the poll had closed. */
+/* Returns the participant's id, or XWG__NOT_PARTICIPATING if the poll had
+ * closed or a spin expired. */
 inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
-                                  uint *count)
+                                  uint *count, uint bound)
 {
     /* Polling phase: inside the lock, so relaxed accesses suffice. */
-    uint ticket = xwg__ticket_lock(state);
-    uint id = 0xffffffffu;
+    uint ticket = xwg__ticket_lock(state, bound);
+    if (ticket == XWG__NOT_PARTICIPATING)
+        return XWG__NOT_PARTICIPATING;
+    uint id = XWG__NOT_PARTICIPATING;
     if (xwg__load_relaxed(&state[XWG__W_POLL_OPEN]) != 0u) {
         id = xwg__load_relaxed(&state[XWG__W_COUNT]);
         xwg__store_relaxed(&state[XWG__W_COUNT], id + 1u);
     }
     xwg__ticket_unlock(state, ticket);
-    if (id == 0xffffffffu)
+    if (id == XWG__NOT_PARTICIPATING)
         return id;
 
     /* The paper's delay between polling and closing, which CPUs need:
@@ -111,8 +143,12 @@ inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
                      XWG__NO_LIMIT);
 
     /* Closing phase. The count is stable once the poll is closed, and we
-     * read it inside the lock after closing. */
-    ticket = xwg__ticket_lock(state);
+     * read it inside the lock after closing. A group whose wait expires
+     * here was counted and leaves: the state is failed, so the count is
+     * never trusted. */
+    ticket = xwg__ticket_lock(state, bound);
+    if (ticket == XWG__NOT_PARTICIPATING)
+        return XWG__NOT_PARTICIPATING;
     xwg__store_relaxed(&state[XWG__W_POLL_OPEN], 0u);
     *count = xwg__load_relaxed(&state[XWG__W_COUNT]);
     xwg__ticket_unlock(state, ticket);
@@ -122,7 +158,7 @@ inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
 /* ---- xwg's protocol: one lock-free word and a stability window --------- */
 
 inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
-                                    uint *count)
+                                    uint *count, uint bound)
 {
     volatile XWG__GLOBAL_WORD *arrivals = &state[XWG__W_ARRIVALS];
 
@@ -132,7 +168,7 @@ inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
      * join before anything the participant does next. */
     uint old = xwg__fetch_add_acq_rel(arrivals, 1u);
     if (old & XWG__CLOSED)
-        return 0xffffffffu;
+        return XWG__NOT_PARTICIPATING;
 
     /* Wait until the groups that fit have all been started. */
     xwg__wait_stable(arrivals, old + 1u,
@@ -148,10 +184,13 @@ inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
         xwg__store_release(&state[XWG__W_COUNT], before);
 
     /* Every participant waits for the published count. The closer is a
-     * participant and resident, so this ends. Acquire: pairs with the
-     * closer's release. */
-    uint n;
+     * participant and resident, so this ends where loads see its store
+     * (else the watchdog ends it, and the state is failed). Acquire:
+     * pairs with the closer's release. */
+    uint n, polls = 0u;
     while ((n = xwg__load_acquire(&state[XWG__W_COUNT])) == 0u) {
+        if (xwg__spin_expired(state, &polls, bound))
+            return XWG__NOT_PARTICIPATING;
     }
     *count = n;
     return old;
@@ -177,6 +216,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 {
     if (get_local_id(0) == 0) {
         uint mode = xwg__load_relaxed(&state[XWG__W_MODE]);
+        uint bound = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
         uint id = get_group_id(0);
         uint count = get_num_groups(0);
         if (mode == XWG__MODE_CALIBRATE) {
@@ -192,20 +232,21 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
             id = xwg__poll_broken(state, &count);
 #else
             if (xwg__load_relaxed(&state[XWG__W_PROTOCOL]) == 1u)
-                id = xwg__poll_ticket_lock(state, &count);
+                id = xwg__poll_ticket_lock(state, &count, bound);
             else
-                id = xwg__poll_stable_window(state, &count);
+                id = xwg__poll_stable_window(state, &count, bound);
 #endif
             /* Non-participants, and everyone in discovery-only mode,
              * return: a count of 0 tells the group so. */
-            if (id == 0xffffffffu || mode == XWG__MODE_DISCOVERY_ONLY)
+            if (id == XWG__NOT_PARTICIPATING ||
+                mode == XWG__MODE_DISCOVERY_ONLY)
                 count = 0u;
         }
         shared[XWG__SH_ID] = id;
         shared[XWG__SH_COUNT] = count;
         shared[XWG__SH_FAILED] = 0u;
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
-        shared[XWG__SH_WATCHDOG] = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
+        shared[XWG__SH_WATCHDOG] = bound;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -46,7 +46,11 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
                     cl_uint window_polls, double *kernel_ms)
 {
     cl_uint header[XWG__STATE_WORDS];
-    xwg__state_header(ctx, mode, window_polls, 0, 0, header);
+    /* The protocol's spins get the default watchdog (calibration mode has
+     * none, and runs before there is a calibration to convert it). */
+    cl_uint watchdog =
+        mode == XWG__MODE_CALIBRATE ? 0 : xwg__watchdog_polls(ctx, 0);
+    xwg__state_header(ctx, mode, window_polls, 0, watchdog, header);
     /* On the kernel's queue: a blocking write only promises that the
      * header has been copied, not that the write has run, so on another
      * queue the kernel could start before it. */
@@ -193,10 +197,22 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
         int err = run_mode(ctx, kernel, state_arg, local_size, groups,
                            XWG__MODE_DISCOVERY_ONLY,
                            ctx->info.discovery_window_polls, &kernel_ms);
+        /* The count and the failed flag, in one read. */
+        cl_uint words[XWG__W_FAILED - XWG__W_COUNT + 1];
         if (err == XWG_SUCCESS)
-            err = xwg__read_state(ctx, ctx->state, XWG__W_COUNT, 1, &count);
+            err = xwg__read_state(ctx, ctx->state, XWG__W_COUNT,
+                                  XWG__W_FAILED - XWG__W_COUNT + 1, words);
         if (err != XWG_SUCCESS)
             return err;
+        count = words[0];
+        if (words[XWG__W_FAILED - XWG__W_COUNT] != 0) {
+            xwg__set_last_error(
+                "discovery of %zu groups of %zu on %s: a spin of the "
+                "protocol timed out (a group never saw another group's "
+                "store)", groups, local_size, ctx->info.device_name);
+            XWG__TRACE("%s", xwg_last_error());
+            return XWG_ERROR_DISCOVERY_FAILED;
+        }
         XWG__TRACE("discovery: %u of %zu groups of %zu (%.3f ms)", count,
                    groups, local_size, kernel_ms);
         if (count == 0 || count > groups)

@@ -129,6 +129,10 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
 
+/* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
+ * polls of the calibrated loop; the context must be calibrated. */
+cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms);
+
 /* discovery.c: drops the cached discovery of a kernel that is about to
  * be released (the self-test's), and the reference the cache held. */
 void xwg__forget_kernel(xwg_context *ctx, cl_kernel kernel);

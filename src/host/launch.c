@@ -65,8 +65,7 @@ static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
     return XWG_BARRIER_COUNTER; /* unreachable: sets are never empty */
 }
 
-/* The watchdog bound in polls of the calibrated loop. */
-static cl_uint watchdog_polls(const xwg_context *ctx, cl_uint ms)
+cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms)
 {
     double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
                    ctx->info.poll_ns;
@@ -203,7 +202,7 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     p->barrier = algo;
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
-                      watchdog_polls(ctx, o.watchdog_ms), p->header);
+                      xwg__watchdog_polls(ctx, o.watchdog_ms), p->header);
     err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups),
                              &p->state);
     if (err == XWG_SUCCESS)

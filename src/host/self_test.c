@@ -373,6 +373,25 @@ static void record_one_group(xwg_device_info *info,
              t->local, info->compute_units, pairs);
 }
 
+/* The verdict where discovery itself failed: a spin of its protocol timed
+ * out, so some group never saw another's store. On a GPU that is a
+ * device whose loads miss other groups' stores (rusticl's cl12 path on
+ * Zink); on a CPU device it may be a worker thread held back. */
+static void record_discovery_failure(xwg_device_info *info,
+                                     const self_test_kernel *t)
+{
+    int gpu = xwg__is_plain_gpu(info->device_type);
+    info->self_test = gpu ? XWG_SELF_TEST_FAILED : XWG_SELF_TEST_UNTESTED;
+    info->self_test_errors = info->self_test_episodes = 0;
+    info->self_test_groups = 0;
+    snprintf(info->self_test_detail, sizeof info->self_test_detail,
+             "%sdiscovery of groups of %zu failed: a spin of its protocol "
+             "timed out, so a group never saw another group's store",
+             gpu ? "" : "could not decide (a busy machine slows a CPU "
+                        "device): ",
+             t->local);
+}
+
 static void release_kernel(xwg_context *ctx, self_test_kernel *t)
 {
     if (t->kernel)
@@ -417,6 +436,11 @@ static int run_self_test(xwg_context *ctx)
         err = clSetKernelArg(t.kernel, 2, sizeof episodes, &episodes);
     if (err == XWG_SUCCESS)
         err = co_resident_groups(ctx, &t);
+    if (err == XWG_ERROR_DISCOVERY_FAILED) {
+        record_discovery_failure(info, &t);
+        release_kernel(ctx, &t);
+        return XWG_SUCCESS;
+    }
     t.capacity = t.resident > 2 ? t.resident : 2;
     if (err == XWG_SUCCESS)
         t.data = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
