@@ -4,6 +4,7 @@
  */
 #include "internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,19 @@ int xwg__trace_enabled(void)
     /* Read each time: cheap next to any OpenCL call, and tests can flip it. */
     const char *v = getenv("XWG_TRACE");
     return v != NULL && strcmp(v, "0") != 0 && v[0] != '\0';
+}
+
+int xwg__invalid(const char *file, int line, const char *format, ...)
+{
+    if (xwg__trace_enabled()) {
+        va_list args;
+        va_start(args, format);
+        fprintf(stderr, "xwg %s:%d: ", file, line);
+        vfprintf(stderr, format, args);
+        fputc('\n', stderr);
+        va_end(args);
+    }
+    return XWG_ERROR_INVALID_ARGUMENT;
 }
 
 int xwg__copy_versioned(void *dst, const void *src, size_t src_size)
