@@ -294,8 +294,10 @@ typedef struct xwg_context xwg_context;
  * earlier launch has misread, is run again, at most twice, before that
  * counts).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
- * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
- * (a forced path the device cannot compile, or a failed self-test),
+ * context, opts->size too small to reach opts->atomics (initialise opts
+ * with xwg_options_init()), bad option or XWG_ATOMICS value),
+ * XWG_ERROR_UNSUPPORTED_DEVICE (a forced path the device cannot compile,
+ * or a failed self-test),
  * XWG_ERROR_OUT_OF_HOST_MEMORY, or an OpenCL error. On error *out is NULL
  * and nothing is left allocated or retained. */
 XWG_EXPORT int xwg_context_create(cl_context context, cl_device_id device,
@@ -486,7 +488,11 @@ XWG_EXPORT int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                                 const xwg_launch_options *opts,
                                 xwg_pending **pending, cl_event *event);
 /* Waits for the launch, reads its status (participants, watchdog) and
- * frees *pending. Returns as xwg_launch(). info may be NULL. */
+ * frees *pending. Returns as xwg_launch(). info may be NULL; one whose
+ * size is below sizeof(size_t) (not initialised with XWG_LAUNCH_INFO_INIT)
+ * is XWG_ERROR_INVALID_ARGUMENT, as in xwg_launch_ex(), and is not
+ * written: the launch is still waited for and *pending freed, but its
+ * status is lost. A NULL pending is XWG_ERROR_INVALID_ARGUMENT too. */
 XWG_EXPORT int xwg_launch_finish(xwg_pending *pending,
                                  xwg_launch_info *info);
 

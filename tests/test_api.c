@@ -87,6 +87,13 @@ static const char *capture_end(trace_capture *c)
                       says, text_);                                            \
     } while (0)
 
+static cl_uint refcount_event(cl_event e)
+{
+    cl_uint n = 0;
+    clGetEventInfo(e, CL_EVENT_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
+
 /* ---- status codes (no device needed) ------------------------------------ */
 
 START_TEST(every_status_has_a_message_and_a_name)
@@ -516,6 +523,89 @@ START_TEST(launch_rejects_bad_input_and_leaks_nothing)
 }
 END_TEST
 
+/* One launch through xwg_launch_async() and xwg_launch_finish(p, info);
+ * the status of the finish. What OpenCL still holds afterwards goes to
+ * *event_refs (the caller's reference included), *kernel_refs and
+ * *mem_refs. */
+static int launch_and_finish(xwg_context *xc, cl_command_queue queue,
+                             cl_kernel k, cl_mem out, xwg_launch_info *info,
+                             cl_uint *event_refs, cl_uint *kernel_refs,
+                             cl_uint *mem_refs)
+{
+    xwg_pending *p = NULL;
+    cl_event ev = NULL;
+    ck_assert_int_eq(xwg_launch_async(xc, queue, k, 64, NULL, &p, &ev),
+                     XWG_SUCCESS);
+    int status = xwg_launch_finish(p, info);
+    /* Finished or refused, the kernel has run to its end. */
+    cl_int done = CL_QUEUED;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done,
+                   NULL);
+    ck_assert_int_eq(done, CL_COMPLETE);
+    *event_refs = refcount_event(ev);
+    clReleaseEvent(ev);
+    *kernel_refs = test_refcount_kernel(k);
+    *mem_refs = test_refcount_mem(out);
+    return status;
+}
+
+/* xwg_launch_finish() refuses an info of size 0 as xwg_launch_ex() does
+ * (it used to treat it as NULL and succeed), and still waits for the
+ * launch and frees it. A pending launch that the refusal kept would hold
+ * the kernel's event, so the event would keep more references than after
+ * a finish that succeeds (PoCL keeps one of its own after either), and it
+ * would hold a state buffer, so the context's release would not give
+ * every reference back. */
+START_TEST(launch_finish_refuses_info_of_size_0_and_frees_launch)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    int err;
+    cl_uint ctx_refs = test_refcount_context(env.cl);
+    xwg_context *xc = NULL;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
+                     XWG_SUCCESS);
+    cl_mem out = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    clSetKernelArg(k, 0, sizeof out, &out);
+
+    /* The first launch discovers and calibrates; the two compared below
+     * then take the same steps, but for the info. */
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch(xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    cl_uint ev_good, k_good, out_good, ev_bad, k_bad, out_bad;
+    ck_assert_int_eq(launch_and_finish(xc, env.queue, k, out, &li, &ev_good,
+                                       &k_good, &out_good),
+                     XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    xwg_launch_info bad = XWG_LAUNCH_INFO_INIT;
+    bad.size = 0;
+    assert_invalid(launch_and_finish(xc, env.queue, k, out, &bad, &ev_bad,
+                                     &k_bad, &out_bad),
+                   "xwg_launch_finish: info->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_LAUNCH_INFO_INIT");
+    ck_assert_uint_eq(bad.groups, 0); /* nothing written */
+    ck_assert_uint_le(ev_bad, ev_good);
+    ck_assert_uint_le(k_bad, k_good);
+    ck_assert_uint_le(out_bad, out_good);
+
+    /* The state buffer went back: the next launch runs and reports. */
+    li.groups = 0;
+    ck_assert_int_eq(launch_and_finish(xc, env.queue, k, out, &li, &ev_good,
+                                       &k_good, &out_good),
+                     XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    xwg_context_release(xc);
+    ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs),
+                      ctx_refs);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(find_device_rejects_bad_input)
 {
     cl_platform_id platform;
@@ -580,6 +670,8 @@ int main(void)
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, launch_rejects_bad_input_and_leaks_nothing);
+    tcase_add_test(device,
+                   launch_finish_refuses_info_of_size_0_and_frees_launch);
     tcase_add_test(device, find_device_rejects_bad_input);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     suite_add_tcase(s, device);

@@ -253,8 +253,16 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
 {
     if (p == NULL)
         return XWG__INVALID("xwg_launch_finish: pending is NULL");
-    if (info != NULL && info->size < sizeof(size_t))
-        info = NULL; /* too small to hold even its size: nothing to fill */
+    /* An info too small to hold even its size is refused, as
+     * xwg_launch_ex() refuses it. The launch is enqueued already, so it
+     * is still waited for and freed: the handle is used up, as on every
+     * other return, and nothing leaks. */
+    const int bad_info =
+        info != NULL ? XWG__CHECK_SIZE("xwg_launch_finish", info,
+                                       sizeof(size_t), "XWG_LAUNCH_INFO_INIT")
+                     : XWG_SUCCESS;
+    if (bad_info != XWG_SUCCESS)
+        info = NULL;
     xwg_context *ctx = p->ctx;
     cl_int status = CL_COMPLETE;
     int err = clWaitForEvents(1, &p->kernel);
@@ -284,6 +292,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
      * barriers start from (xwg_state_layout.h). */
     p->state.flags_clean = err == CL_SUCCESS && !failed;
     pending_free(p);
+    if (bad_info != XWG_SUCCESS)
+        return bad_info;
     if (err != CL_SUCCESS)
         return err;
     if (participants == 0 || participants > result.groups_launched)
