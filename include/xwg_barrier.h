@@ -87,6 +87,11 @@
  * Error handling: every function returns an int status. 0 is success, the
  * negative CL_* values of OpenCL pass through unchanged, and xwg's own codes
  * lie in [-20099, -20000], clear of OpenCL's core and extension ranges.
+ * With XWG_TRACE=1 in the environment xwg traces to stderr, with file and
+ * line: the probe, builds, calibration and discovery, and, for every
+ * XWG_ERROR_INVALID_ARGUMENT, which public function refused which argument
+ * and why ("xwg_launch_ex: info->size is 0 (at least 8 needed): initialise
+ * it with XWG_LAUNCH_INFO_INIT").
  *
  * Thread safety: xwg_status_string(), xwg_status_name(), xwg_last_error(),
  * xwg_version*() and xwg_options_init() may be called from any thread at
@@ -168,8 +173,9 @@ XWG_EXPORT const char *xwg_status_string(int status);
 /* The symbolic name ("XWG_ERROR_NO_STATE_ARG", "CL_INVALID_VALUE"). */
 XWG_EXPORT const char *xwg_status_name(int status);
 /* The reason of the last failure on this thread that had more to say
- * than its status, in a sentence: for example what the self-test saw on
- * a refused device. Meaningful right after a call returned an error (a
+ * than its status, in a sentence: which argument an
+ * XWG_ERROR_INVALID_ARGUMENT refused and why (what XWG_TRACE=1 prints),
+ * or what the self-test saw on a refused device. Meaningful right after a call returned an error (a
  * later failure replaces it; successes leave it). Never NULL; "" when
  * nothing was recorded. The string belongs to the thread. */
 XWG_EXPORT const char *xwg_last_error(void);
@@ -322,8 +328,10 @@ typedef struct xwg_context xwg_context;
  * that still cannot decide the result is XWG_SELF_TEST_UNTESTED and the
  * device is accepted (see xwg_self_test_result).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL handle, device not in the
- * context, bad option or XWG_ATOMICS value), XWG_ERROR_UNSUPPORTED_DEVICE
- * (a forced path the device cannot compile, or a failed self-test),
+ * context, opts->size too small to reach opts->atomics (initialise opts
+ * with xwg_options_init()), bad option or XWG_ATOMICS value),
+ * XWG_ERROR_UNSUPPORTED_DEVICE (a forced path the device cannot compile,
+ * or a failed self-test),
  * XWG_ERROR_OUT_OF_HOST_MEMORY, or an OpenCL error. On error *out is NULL
  * and nothing is left allocated or retained. */
 XWG_EXPORT int xwg_context_create(cl_context context, cl_device_id device,
@@ -375,7 +383,9 @@ typedef struct xwg_device_info {
 
 #define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}
 
-/* Copies what was probed and chosen into *info (whose size must be set). */
+/* Copies what was probed and chosen into *info (whose size must be set).
+ * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, or info->size below
+ * sizeof(size_t): not initialised with XWG_DEVICE_INFO_INIT). */
 XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
                                  xwg_device_info *info);
 
@@ -394,7 +404,8 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log
  * (caller frees it with free()) or NULL; the status is
- * XWG_ERROR_BUILD_FAILED for a compile error. */
+ * XWG_ERROR_BUILD_FAILED for a compile error, XWG_ERROR_INVALID_ARGUMENT
+ * for a NULL ctx, source or out (or the -DXWG__BARRIERS above). */
 XWG_EXPORT int xwg_program_build(xwg_context *ctx, const char *source,
                                  const char *options, cl_program *out,
                                  char **log);
@@ -430,8 +441,9 @@ typedef struct xwg_occupancy {
  * size is discovered again); xwg_discover_uncached() skips the cache.
  * The cache holds a reference to each kernel it has an entry for until
  * the context is released.
- * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, local_size 0 or above the
- * device's maximum), XWG_ERROR_NO_STATE_ARG, XWG_ERROR_DISCOVERY_FAILED,
+ * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, out->size below
+ * sizeof(size_t), local_size 0 or above the device's maximum),
+ * XWG_ERROR_NO_STATE_ARG, XWG_ERROR_DISCOVERY_FAILED,
  * or an OpenCL error (CL_INVALID_WORK_GROUP_SIZE where local_size exceeds
  * the kernel's own maximum: the runtime decides, since some drivers report
  * a lower one than they run). */
@@ -482,9 +494,12 @@ typedef struct xwg_launch_options {
  * launches that many groups of local_size on queue and waits for them.
  * info may be NULL. Returns XWG_SUCCESS, XWG_ERROR_BARRIER_TIMEOUT (a
  * barrier was misused, or a forced launch did not fit: info->timed_out is
- * set and the context stays usable), the errors of xwg_discover(), or an
- * OpenCL error. The same cl_kernel must not be launched from two threads
- * at once (its arguments are shared, as in OpenCL itself). */
+ * set and the context stays usable), XWG_ERROR_INVALID_ARGUMENT (a NULL
+ * handle, info->size below sizeof(size_t), a bad option, or more than
+ * 2^32 work-items in all) before the kernel is launched, the errors of
+ * xwg_discover(), or an OpenCL error. The same cl_kernel must not be
+ * launched from two threads at once (its arguments are shared, as in
+ * OpenCL itself). */
 XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
                           cl_kernel kernel, size_t local_size,
                           xwg_launch_info *info);
@@ -501,20 +516,28 @@ typedef struct xwg_pending xwg_pending;
 
 /* Enqueues the launch and returns at once. *pending must be passed to
  * xwg_launch_finish() exactly once. If event is not NULL it receives the
- * kernel's event (the caller releases it), to wait on or chain. */
+ * kernel's event (the caller releases it), to wait on or chain. Errors as
+ * xwg_launch_ex() (pending may not be NULL); on error *pending and *event
+ * are NULL. */
 XWG_EXPORT int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                                 cl_kernel kernel, size_t local_size,
                                 const xwg_launch_options *opts,
                                 xwg_pending **pending, cl_event *event);
 /* Waits for the launch, reads its status (participants, watchdog) and
- * frees *pending. Returns as xwg_launch(). info may be NULL. */
+ * frees *pending. Returns as xwg_launch(). info may be NULL; one whose
+ * size is below sizeof(size_t) (not initialised with XWG_LAUNCH_INFO_INIT)
+ * is XWG_ERROR_INVALID_ARGUMENT, as in xwg_launch_ex(), and is not
+ * written: the launch is still waited for and *pending freed, but its
+ * status is lost. A NULL pending is XWG_ERROR_INVALID_ARGUMENT too. */
 XWG_EXPORT int xwg_launch_finish(xwg_pending *pending,
                                  xwg_launch_info *info);
 
 /* ---- Conveniences ------------------------------------------------------ */
 
 /* The first device of the platform whose name contains name_part (or of the
- * first platform if name_part is NULL or empty), preferring GPUs. */
+ * first platform if name_part is NULL or empty), preferring GPUs.
+ * Errors: XWG_ERROR_INVALID_ARGUMENT (platform or device NULL),
+ * XWG_ERROR_NO_DEVICE, XWG_ERROR_OUT_OF_HOST_MEMORY. */
 XWG_EXPORT int xwg_find_device(const char *name_part,
                                cl_platform_id *platform,
                                cl_device_id *device);

@@ -1,20 +1,23 @@
 /*
  * test_api.c - the public API's contract: status codes and messages, bad
- * input to every public function (each gets its documented code and leaks
- * nothing, shown by OpenCL reference counts), the atomics path choice and
- * its overrides, and the discovery cache.
+ * input to every public function (each gets its documented code, says with
+ * XWG_TRACE=1 which argument was wrong and why, and leaks nothing, shown
+ * by OpenCL reference counts), the atomics path choice and its overrides,
+ * and the discovery cache.
  *
  * Leaks show as a reference count that grew. PoCL also counts its own
  * objects in a context's count (queues, buffers, events it releases
  * lazily), so a count may fall between two reads: the tests assert "no
  * greater than before", which a leak of ours cannot pass.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, fileno */
 #include "test_util.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char good_source[] =
     "__kernel void k(__global uint *out, XWG_STATE)\n"
@@ -32,6 +35,68 @@ static const char good_source[] =
     "{\n"
     "    out[get_global_id(0)] = 1;\n"
     "}\n";
+
+/* ---- bad arguments, and what XWG_TRACE=1 says of them ----------------- */
+
+/* Where a call's stderr goes while it runs with XWG_TRACE=1. */
+typedef struct trace_capture {
+    FILE *file;
+    int saved_fd;
+} trace_capture;
+
+static void capture_begin(trace_capture *c)
+{
+    fflush(stderr);
+    c->file = tmpfile();
+    ck_assert_ptr_nonnull(c->file);
+    c->saved_fd = dup(2);
+    ck_assert_int_ge(c->saved_fd, 0);
+    ck_assert_int_ge(dup2(fileno(c->file), 2), 0);
+    setenv("XWG_TRACE", "1", 1);
+}
+
+/* Puts stderr back; what the call wrote (static, until the next call). */
+static const char *capture_end(trace_capture *c)
+{
+    static char text[1 << 16];
+    fflush(stderr);
+    unsetenv("XWG_TRACE");
+    dup2(c->saved_fd, 2);
+    close(c->saved_fd);
+    rewind(c->file);
+    size_t n = fread(text, 1, sizeof text - 1, c->file);
+    text[n] = '\0';
+    fclose(c->file);
+    return text;
+}
+
+/* Asserts that `call` returns XWG_ERROR_INVALID_ARGUMENT and that, with
+ * XWG_TRACE=1, it writes `says` to stderr: the public function and the
+ * argument that was wrong. Without that line a caller has only the bare
+ * status, and cannot tell which of its arguments to fix. xwg_last_error()
+ * must say the same, for callers that do not trace. */
+#define assert_invalid(call, says)                                             \
+    do {                                                                       \
+        trace_capture capture_;                                                \
+        capture_begin(&capture_);                                              \
+        int status_ = (call);                                                  \
+        const char *text_ = capture_end(&capture_);                            \
+        ck_assert_msg(status_ == XWG_ERROR_INVALID_ARGUMENT,                   \
+                      "%s returned %s", #call, xwg_status_name(status_));      \
+        ck_assert_msg(strstr(text_, says) != NULL,                             \
+                      "%s: its trace lacks \"%s\"; it wrote:\n%s", #call,      \
+                      says, text_);                                            \
+        ck_assert_msg(strstr(xwg_last_error(), says) != NULL,                  \
+                      "%s: xwg_last_error() lacks \"%s\": \"%s\"", #call,     \
+                      says, xwg_last_error());                                 \
+    } while (0)
+
+static cl_uint refcount_event(cl_event e)
+{
+    cl_uint n = 0;
+    clGetEventInfo(e, CL_EVENT_REFERENCE_COUNT, sizeof n, &n, NULL);
+    return n;
+}
 
 /* ---- status codes (no device needed) ------------------------------------ */
 
@@ -80,25 +145,49 @@ START_TEST(context_create_rejects_bad_input)
     cl_uint before = test_refcount_context(env.cl);
     xwg_context *xc = (xwg_context *)1;
 
-    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, NULL),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_context_create(NULL, env.device, NULL, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, env.device, NULL, NULL),
+                   "xwg_context_create: out is NULL");
+    assert_invalid(xwg_context_create(NULL, env.device, NULL, &xc),
+                   "xwg_context_create: context is NULL");
     ck_assert_ptr_null(xc);
-    ck_assert_int_eq(xwg_context_create(env.cl, NULL, NULL, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, NULL, NULL, &xc),
+                   "xwg_context_create: device is NULL");
+    /* A handle that is not one of the context's devices (xwg compares
+     * handles, and never calls OpenCL with this one). */
+    assert_invalid(xwg_context_create(env.cl, (cl_device_id)&env, NULL, &xc),
+                   "xwg_context_create: device is not one of context's");
     xwg_options bad;
     xwg_options_init(&bad);
     bad.atomics = (xwg_atomics_path)7;
-    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &bad, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->atomics is 7");
     xwg_options_init(&bad);
     bad.size = 0;
-    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &bad, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->size is 0");
+    xwg_options_init(&bad);
+    bad.discovery = (xwg_discovery_protocol)5;
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->discovery is 5");
+    xwg_options_init(&bad);
+    bad.barrier = (xwg_barrier_algo)6;
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->barrier is 6");
+    xwg_options_init(&bad);
+    bad.self_test = (xwg_self_test_mode)4;
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->self_test is 4");
+    /* An older caller's struct that ends before self_test is not checked
+     * past its end: the field keeps its default. */
+    bad.size = offsetof(xwg_options, self_test);
+    bad.self_test = (xwg_self_test_mode)4;
+    bad.atomics = (xwg_atomics_path)9;
+    assert_invalid(xwg_context_create(env.cl, env.device, &bad, &xc),
+                   "xwg_context_create: opts->atomics is 9");
     setenv("XWG_ATOMICS", "cl99", 1);
-    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, env.device, NULL, &xc),
+                   "xwg_context_create: environment variable XWG_ATOMICS "
+                   "is \"cl99\"");
     unsetenv("XWG_ATOMICS");
     ck_assert_ptr_null(xc);
     /* No failed create kept a reference to the OpenCL context. */
@@ -121,13 +210,16 @@ START_TEST(query_rejects_bad_input)
     test_env env;
     test_env_open(&env, NULL);
     xwg_device_info info = XWG_DEVICE_INFO_INIT;
-    ck_assert_int_eq(xwg_context_query(NULL, &info),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_context_query(env.xc, NULL),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_query(NULL, &info),
+                   "xwg_context_query: ctx is NULL");
+    assert_invalid(xwg_context_query(env.xc, NULL),
+                   "xwg_context_query: info is NULL");
     info.size = 0;
-    ck_assert_int_eq(xwg_context_query(env.xc, &info),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    info.device_name[0] = 'Z';
+    assert_invalid(xwg_context_query(env.xc, &info),
+                   "xwg_context_query: info->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_DEVICE_INFO_INIT");
+    ck_assert_int_eq(info.device_name[0], 'Z'); /* nothing written */
     /* An older, smaller struct gets only the fields it has. */
     info.size = offsetof(xwg_device_info, device_name);
     info.device_name[0] = 'Z';
@@ -231,8 +323,8 @@ START_TEST(ptx_path_is_refused_off_nvidia_and_leaks_nothing)
     ck_assert_str_eq(xwg_barrier_algo_name(XWG_BARRIER_TREE), "tree");
     ck_assert_str_eq(xwg_barrier_algo_name((xwg_barrier_algo)7), "?");
     opts.atomics = (xwg_atomics_path)4;
-    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &opts, &xc),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_context_create(env.cl, env.device, &opts, &xc),
+                   "xwg_context_create: opts->atomics is 4");
     test_env_close(&env);
 }
 END_TEST
@@ -261,12 +353,18 @@ START_TEST(build_failure_returns_the_log_with_the_users_line)
     /* The failed program was released. */
     ck_assert_uint_le(test_settled_refcount_context(env.cl, before), before);
 
-    ck_assert_int_eq(xwg_program_build(NULL, broken, NULL, &prog, &log),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_program_build(env.xc, NULL, NULL, &prog, &log),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_program_build(env.xc, broken, NULL, NULL, &log),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_program_build(NULL, broken, NULL, &prog, &log),
+                   "xwg_program_build: ctx is NULL");
+    assert_invalid(xwg_program_build(env.xc, NULL, NULL, &prog, &log),
+                   "xwg_program_build: source is NULL");
+    assert_invalid(xwg_program_build(env.xc, broken, NULL, NULL, &log),
+                   "xwg_program_build: out is NULL");
+    /* A barrier set that a launch could not read back. */
+    assert_invalid(xwg_program_build(env.xc, broken, "-DXWG__BARRIERS=tree",
+                                     &prog, &log),
+                   "xwg_program_build: options define XWG__BARRIERS");
+    ck_assert_ptr_null(prog);
+    ck_assert_ptr_null(log);
     /* A NULL log is allowed. */
     ck_assert_int_eq(xwg_program_build(env.xc, broken, NULL, &prog, NULL),
                      XWG_ERROR_BUILD_FAILED);
@@ -294,36 +392,44 @@ START_TEST(discover_rejects_bad_input_and_leaks_nothing)
     xwg_context_query(env.xc, &info);
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
 
-    ck_assert_int_eq(xwg_discover(NULL, k, 64, &occ),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_discover(env.xc, NULL, 64, &occ),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_discover(env.xc, k, 64, NULL),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_discover(env.xc, k, 0, &occ),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_discover(env.xc, k, info.max_work_group_size + 1,
-                                  &occ),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_discover(NULL, k, 64, &occ),
+                   "xwg_discover: ctx is NULL");
+    assert_invalid(xwg_discover(env.xc, NULL, 64, &occ),
+                   "xwg_discover: kernel is NULL");
+    assert_invalid(xwg_discover(env.xc, k, 64, NULL),
+                   "xwg_discover: out is NULL");
+    assert_invalid(xwg_discover(env.xc, k, 0, &occ),
+                   "xwg_discover: local_size is 0");
+    assert_invalid(xwg_discover_uncached(env.xc, k,
+                                         info.max_work_group_size + 1, &occ),
+                   "xwg_discover_uncached: local_size is");
+    assert_invalid(xwg_discover_uncached(NULL, k, 64, &occ),
+                   "xwg_discover_uncached: ctx is NULL");
+    occ.size = 0;
+    assert_invalid(xwg_discover(env.xc, k, 64, &occ),
+                   "xwg_discover: out->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_OCCUPANCY_INIT");
+    ck_assert_uint_eq(occ.groups, 0); /* nothing written */
+    occ.size = sizeof occ;
     ck_assert_int_eq(xwg_discover(env.xc, plain, 64, &occ),
                      XWG_ERROR_NO_STATE_ARG);
     /* Launch refuses the same things. */
     xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
     ck_assert_int_eq(xwg_launch(env.xc, env.queue, plain, 64, &li),
                      XWG_ERROR_NO_STATE_ARG);
-    ck_assert_int_eq(xwg_launch(env.xc, NULL, k, 64, &li),
-                     XWG_ERROR_INVALID_ARGUMENT);
-    ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 0, &li),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_launch(env.xc, NULL, k, 64, &li),
+                   "xwg_launch: queue is NULL");
+    assert_invalid(xwg_launch(env.xc, env.queue, k, 0, &li),
+                   "xwg_launch: local_size is 0");
     /* A grid of 2^33 work-items would wrap the kernel's 32-bit ids. */
     xwg_launch_options huge = XWG_LAUNCH_OPTIONS_INIT;
     huge.groups = 1u << 23;
     huge.skip_discovery = 1;
-    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 1024, &huge, &li),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_launch_ex(env.xc, env.queue, k, 1024, &huge, &li),
+                   "xwg_launch_ex: 8388608 groups (opts->groups) of 1024");
     huge.barrier = (xwg_barrier_algo)9;
-    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 64, &huge, &li),
-                     XWG_ERROR_INVALID_ARGUMENT);
+    assert_invalid(xwg_launch_ex(env.xc, env.queue, k, 64, &huge, &li),
+                   "xwg_launch_ex: opts->barrier is 9");
     /* None of the refusals kept a reference. */
     ck_assert_uint_eq(test_refcount_kernel(k), k_refs);
     ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs), ctx_refs);
@@ -332,6 +438,186 @@ START_TEST(discover_rejects_bad_input_and_leaks_nothing)
     clReleaseKernel(k);
     clReleaseMemObject(out);
     test_env_close(&env);
+}
+END_TEST
+
+/* Every launch call names the argument it refuses, and a refused launch
+ * holds on to nothing: not the kernel, not the caller's buffer, not the
+ * OpenCL context (the second xwg context's release must give back every
+ * reference it took, state buffers and events included). */
+START_TEST(launch_rejects_bad_input_and_leaks_nothing)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    int err;
+    cl_uint ctx_refs = test_refcount_context(env.cl);
+    xwg_context *xc = NULL;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
+                     XWG_SUCCESS);
+    cl_mem out = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    cl_uint k_refs = test_refcount_kernel(k);
+    cl_uint out_refs = test_refcount_mem(out);
+
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    xwg_pending *p = (xwg_pending *)1;
+    cl_event ev = (cl_event)1;
+    assert_invalid(xwg_launch(NULL, env.queue, k, 64, &li),
+                   "xwg_launch: ctx is NULL");
+    assert_invalid(xwg_launch(xc, env.queue, NULL, 64, &li),
+                   "xwg_launch: kernel is NULL");
+    assert_invalid(xwg_launch_ex(xc, NULL, k, 64, &opts, &li),
+                   "xwg_launch_ex: queue is NULL");
+    assert_invalid(xwg_launch_async(xc, env.queue, k, 64, &opts, NULL, &ev),
+                   "xwg_launch_async: pending is NULL");
+    ck_assert_ptr_null(ev);
+    assert_invalid(xwg_launch_async(xc, NULL, k, 64, &opts, &p, &ev),
+                   "xwg_launch_async: queue is NULL");
+    ck_assert_ptr_null(p);
+    ck_assert_ptr_null(ev);
+    assert_invalid(xwg_launch_async(xc, env.queue, k, 0, &opts, &p, &ev),
+                   "xwg_launch_async: local_size is 0");
+    opts.size = 0;
+    assert_invalid(xwg_launch_ex(xc, env.queue, k, 64, &opts, &li),
+                   "xwg_launch_ex: opts->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_LAUNCH_OPTIONS_INIT");
+    assert_invalid(xwg_launch_async(xc, env.queue, k, 64, &opts, &p, &ev),
+                   "xwg_launch_async: opts->size is 0");
+    opts.size = sizeof opts;
+    opts.barrier = (xwg_barrier_algo)5;
+    assert_invalid(xwg_launch_async(xc, env.queue, k, 64, &opts, &p, &ev),
+                   "xwg_launch_async: opts->barrier is 5");
+    /* A default context's programs compile the counter and the tree, not
+     * xf. */
+    opts.barrier = XWG_BARRIER_XF;
+    assert_invalid(xwg_launch_ex(xc, env.queue, k, 64, &opts, &li),
+                   "xwg_launch_ex: opts->barrier is xf, which the kernel's "
+                   "program did not compile");
+    opts.barrier = XWG_BARRIER_DEFAULT;
+    /* An info declared without XWG_LAUNCH_INFO_INIT: refused before the
+     * launch, by each call that takes one. */
+    li.size = 0;
+    assert_invalid(xwg_launch(xc, env.queue, k, 64, &li),
+                   "xwg_launch: info->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_LAUNCH_INFO_INIT");
+    assert_invalid(xwg_launch_ex(xc, env.queue, k, 64, &opts, &li),
+                   "xwg_launch_ex: info->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_LAUNCH_INFO_INIT");
+    ck_assert_uint_eq(li.groups, 0); /* nothing written */
+    assert_invalid(xwg_launch_finish(NULL, &li),
+                   "xwg_launch_finish: pending is NULL");
+
+    /* None of the refusals kept a reference to the kernel or the buffer:
+     * nothing was enqueued. */
+    ck_assert_uint_eq(test_refcount_kernel(k), k_refs);
+    ck_assert_uint_eq(test_refcount_mem(out), out_refs);
+    /* The context still launches. */
+    li.size = sizeof li;
+    ck_assert_int_eq(xwg_launch(xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    xwg_context_release(xc);
+    ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs),
+                      ctx_refs);
+    test_env_close(&env);
+}
+END_TEST
+
+/* One launch through xwg_launch_async() and xwg_launch_finish(p, info);
+ * the status of the finish. What OpenCL still holds afterwards goes to
+ * *event_refs (the caller's reference included), *kernel_refs and
+ * *mem_refs. */
+static int launch_and_finish(xwg_context *xc, cl_command_queue queue,
+                             cl_kernel k, cl_mem out, xwg_launch_info *info,
+                             cl_uint *event_refs, cl_uint *kernel_refs,
+                             cl_uint *mem_refs)
+{
+    xwg_pending *p = NULL;
+    cl_event ev = NULL;
+    ck_assert_int_eq(xwg_launch_async(xc, queue, k, 64, NULL, &p, &ev),
+                     XWG_SUCCESS);
+    int status = xwg_launch_finish(p, info);
+    /* Finished or refused, the kernel has run to its end. */
+    cl_int done = CL_QUEUED;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done,
+                   NULL);
+    ck_assert_int_eq(done, CL_COMPLETE);
+    *event_refs = refcount_event(ev);
+    clReleaseEvent(ev);
+    *kernel_refs = test_refcount_kernel(k);
+    *mem_refs = test_refcount_mem(out);
+    return status;
+}
+
+/* xwg_launch_finish() refuses an info of size 0 as xwg_launch_ex() does
+ * (it used to treat it as NULL and succeed), and still waits for the
+ * launch and frees it. A pending launch that the refusal kept would hold
+ * the kernel's event, so the event would keep more references than after
+ * a finish that succeeds (PoCL keeps one of its own after either), and it
+ * would hold a state buffer, so the context's release would not give
+ * every reference back. */
+START_TEST(launch_finish_refuses_info_of_size_0_and_frees_launch)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    int err;
+    cl_uint ctx_refs = test_refcount_context(env.cl);
+    xwg_context *xc = NULL;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &xc),
+                     XWG_SUCCESS);
+    cl_mem out = clCreateBuffer(env.cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    clSetKernelArg(k, 0, sizeof out, &out);
+
+    /* The first launch discovers and calibrates; the two compared below
+     * then take the same steps, but for the info. */
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch(xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    cl_uint ev_good, k_good, out_good, ev_bad, k_bad, out_bad;
+    ck_assert_int_eq(launch_and_finish(xc, env.queue, k, out, &li, &ev_good,
+                                       &k_good, &out_good),
+                     XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    xwg_launch_info bad = XWG_LAUNCH_INFO_INIT;
+    bad.size = 0;
+    assert_invalid(launch_and_finish(xc, env.queue, k, out, &bad, &ev_bad,
+                                     &k_bad, &out_bad),
+                   "xwg_launch_finish: info->size is 0 (at least 8 needed): "
+                   "initialise it with XWG_LAUNCH_INFO_INIT");
+    ck_assert_uint_eq(bad.groups, 0); /* nothing written */
+    ck_assert_uint_le(ev_bad, ev_good);
+    ck_assert_uint_le(k_bad, k_good);
+    ck_assert_uint_le(out_bad, out_good);
+
+    /* The state buffer went back: the next launch runs and reports. */
+    li.groups = 0;
+    ck_assert_int_eq(launch_and_finish(xc, env.queue, k, out, &li, &ev_good,
+                                       &k_good, &out_good),
+                     XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    xwg_context_release(xc);
+    ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs),
+                      ctx_refs);
+    test_env_close(&env);
+}
+END_TEST
+
+START_TEST(find_device_rejects_bad_input)
+{
+    cl_platform_id platform;
+    cl_device_id device;
+    assert_invalid(xwg_find_device(NULL, NULL, &device),
+                   "xwg_find_device: platform is NULL");
+    assert_invalid(xwg_find_device("Portable", &platform, NULL),
+                   "xwg_find_device: device is NULL");
 }
 END_TEST
 
@@ -387,6 +673,10 @@ int main(void)
     tcase_add_test(device, ptx_path_is_refused_off_nvidia_and_leaks_nothing);
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
+    tcase_add_test(device, launch_rejects_bad_input_and_leaks_nothing);
+    tcase_add_test(device,
+                   launch_finish_refuses_info_of_size_0_and_frees_launch);
+    tcase_add_test(device, find_device_rejects_bad_input);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     suite_add_tcase(s, device);
     return test_run_suite(s);

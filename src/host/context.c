@@ -67,8 +67,13 @@ static int read_env_choice(const env_choice *choice, int *value)
             return XWG_SUCCESS;
         }
     }
-    XWG__TRACE("%s=%s is not a word it takes", choice->name, v);
-    return XWG_ERROR_INVALID_ARGUMENT;
+    char words[64] = "";
+    for (int i = 0; choice->words[i] != NULL; i++)
+        snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s",
+                 i ? "|" : "", choice->words[i]);
+    return XWG__INVALID("xwg_context_create: environment variable %s is "
+                        "\"%s\", not one of %s",
+                        choice->name, v, words);
 }
 
 /* XWG_ATOMICS, XWG_DISCOVERY, XWG_BARRIER and XWG_SELF_TEST override the
@@ -107,23 +112,36 @@ static int apply_environment(xwg_options *opts)
 
 static int check_options(const xwg_options *opts)
 {
-    if (opts->size < sizeof(size_t) + sizeof(xwg_atomics_path))
-        return XWG_ERROR_INVALID_ARGUMENT;
+    /* The first option, atomics, is read whatever the size. */
+    int err = XWG__CHECK_SIZE("xwg_context_create", opts,
+                              offsetof(xwg_options, atomics) +
+                                  sizeof opts->atomics,
+                              "xwg_options_init() or XWG_OPTIONS_INIT");
+    if (err != XWG_SUCCESS)
+        return err;
     if ((unsigned)opts->atomics > XWG_ATOMICS_PTX)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: opts->atomics is %d, not "
+                            "an xwg_atomics_path",
+                            (int)opts->atomics);
     if (opts->size >= offsetof(xwg_options, discovery) + sizeof opts->discovery &&
         opts->discovery != XWG_DISCOVERY_DEFAULT &&
         opts->discovery != XWG_DISCOVERY_TICKET_LOCK &&
         opts->discovery != XWG_DISCOVERY_STABLE_WINDOW)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: opts->discovery is %d, not "
+                            "an xwg_discovery_protocol",
+                            (int)opts->discovery);
     /* Fields an older caller's struct does not reach keep their defaults
      * (see xwg_context_create). */
     if (opts->size >= offsetof(xwg_options, barrier) + sizeof opts->barrier &&
         (unsigned)opts->barrier > XWG_BARRIER_TREE)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: opts->barrier is %d, not "
+                            "an xwg_barrier_algo",
+                            (int)opts->barrier);
     if (opts->size >= offsetof(xwg_options, self_test) + sizeof opts->self_test &&
         (unsigned)opts->self_test > XWG_SELF_TEST_SKIP)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: opts->self_test is %d, not "
+                            "an xwg_self_test_mode",
+                            (int)opts->self_test);
     return XWG_SUCCESS;
 }
 
@@ -244,16 +262,17 @@ int xwg_context_create(cl_context context, cl_device_id device,
                        const xwg_options *opts, xwg_context **out)
 {
     if (out == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: out is NULL");
     *out = NULL;
     if (context == NULL || device == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: %s is NULL",
+                            context == NULL ? "context" : "device");
 
     xwg_options options;
     xwg_options_init(&options);
     if (opts != NULL) {
         if (check_options(opts) != XWG_SUCCESS)
-            return XWG_ERROR_INVALID_ARGUMENT;
+            return XWG_ERROR_INVALID_ARGUMENT; /* traced there */
         /* Take only the fields the caller's header knew about. */
         size_t n = opts->size < sizeof options ? opts->size : sizeof options;
         memcpy(&options, opts, n);
@@ -263,7 +282,8 @@ int xwg_context_create(cl_context context, cl_device_id device,
     if (err != XWG_SUCCESS)
         return err;
     if (!context_has_device(context, device))
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_create: device is not one of "
+                            "context's devices");
 
     xwg_context *ctx = calloc(1, sizeof *ctx);
     if (ctx == NULL)
@@ -371,11 +391,16 @@ void xwg_context_release(xwg_context *ctx)
 int xwg_context_query(const xwg_context *ctx, xwg_device_info *info)
 {
     if (ctx == NULL || info == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_context_query: %s is NULL",
+                            ctx == NULL ? "ctx" : "info");
+    int err = XWG__CHECK_SIZE("xwg_context_query", info, sizeof(size_t),
+                              "XWG_DEVICE_INFO_INIT");
+    if (err != XWG_SUCCESS)
+        return err;
     /* The first discovery writes the calibration under the lock. */
     pthread_mutex_t *lock = (pthread_mutex_t *)&ctx->lock;
     pthread_mutex_lock(lock);
-    int ok = xwg__copy_versioned(info, &ctx->info, sizeof ctx->info);
+    xwg__copy_versioned(info, &ctx->info, sizeof ctx->info);
     pthread_mutex_unlock(lock);
-    return ok ? XWG_SUCCESS : XWG_ERROR_INVALID_ARGUMENT;
+    return XWG_SUCCESS;
 }

@@ -233,14 +233,21 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
 static int discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
                     xwg_occupancy *out, int use_cache)
 {
-    if (ctx == NULL || kernel == NULL || out == NULL ||
-        out->size < sizeof(size_t))
-        return XWG_ERROR_INVALID_ARGUMENT;
+    const char *fn = use_cache ? "xwg_discover" : "xwg_discover_uncached";
+    const char *null = ctx == NULL      ? "ctx"
+                       : kernel == NULL ? "kernel"
+                       : out == NULL    ? "out"
+                                        : NULL;
+    if (null != NULL)
+        return XWG__INVALID("%s: %s is NULL", fn, null);
+    int err = XWG__CHECK_SIZE(fn, out, sizeof(size_t), "XWG_OCCUPANCY_INIT");
+    if (err != XWG_SUCCESS)
+        return err;
     cl_uint state_arg = 0;
     cl_ulong local_mem = 0;
-    int err = xwg__find_state_arg(kernel, &state_arg);
+    err = xwg__find_state_arg(kernel, &state_arg);
     if (err == XWG_SUCCESS)
-        err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
+        err = xwg__check_local_size(fn, ctx, kernel, local_size, &local_mem);
     if (err != XWG_SUCCESS)
         return err;
 

@@ -21,7 +21,8 @@ int xwg_find_device(const char *name_part, cl_platform_id *platform,
                     cl_device_id *device)
 {
     if (platform == NULL || device == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_find_device: %s is NULL",
+                            platform == NULL ? "platform" : "device");
     cl_uint n = 0;
     if (clGetPlatformIDs(0, NULL, &n) != CL_SUCCESS || n == 0)
         return XWG_ERROR_NO_DEVICE;

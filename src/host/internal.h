@@ -83,6 +83,26 @@ void xwg__set_last_error(const char *format, ...)
  * never completes is broken, not slowed. */
 int xwg__is_plain_gpu(cl_device_type type);
 
+/* Every XWG_ERROR_INVALID_ARGUMENT that a public call returns comes from
+ * here, so that with XWG_TRACE=1 the caller learns which argument was
+ * wrong and why: the format names the public function, the argument and
+ * the reason ("xwg_launch_ex: info->size is 0 ..."). Evaluates to
+ * XWG_ERROR_INVALID_ARGUMENT, to be returned. */
+int xwg__invalid(const char *file, int line, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+#define XWG__INVALID(...) xwg__invalid(__FILE__, __LINE__, __VA_ARGS__)
+
+/* XWG_SUCCESS if versioned struct *p has a size of at least `least`, else
+ * XWG__INVALID naming fn, the argument p and the macro that initialises
+ * it (a string literal). A size of 0 is what a struct declared without its
+ * _INIT macro usually has. */
+#define XWG__CHECK_SIZE(fn, p, least, init)                                    \
+    ((p)->size >= (least)                                                      \
+         ? XWG_SUCCESS                                                         \
+         : XWG__INVALID("%s: " #p "->size is %zu (at least %zu needed): "     \
+                        "initialise it with " init,                            \
+                        (fn), (p)->size, (size_t)(least)))
+
 /* context.c: a queue on the 2.0 entry point, or the 1.2 one where the
  * platform lacks it. */
 cl_command_queue xwg__create_queue(cl_context context, cl_device_id device,
@@ -108,10 +128,11 @@ int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
 
 /* kernel_args.c: the index of the kernel's XWG_STATE parameter. */
 int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);
-/* Checks local_size against the device and the kernel; returns the
- * kernel's local memory use through local_mem. */
-int xwg__check_local_size(const xwg_context *ctx, cl_kernel kernel,
-                          size_t local_size, cl_ulong *local_mem);
+/* Checks local_size against the device and the kernel for public call fn;
+ * returns the kernel's local memory use through local_mem. */
+int xwg__check_local_size(const char *fn, const xwg_context *ctx,
+                          cl_kernel kernel, size_t local_size,
+                          cl_ulong *local_mem);
 
 /* state.c: the header words of a state buffer for one launch (the rest
  * of the header is zero). */

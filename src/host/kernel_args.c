@@ -35,15 +35,18 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
     return XWG_ERROR_NO_STATE_ARG;
 }
 
-int xwg__check_local_size(const xwg_context *ctx, cl_kernel kernel,
-                          size_t local_size, cl_ulong *local_mem)
+int xwg__check_local_size(const char *fn, const xwg_context *ctx,
+                          cl_kernel kernel, size_t local_size,
+                          cl_ulong *local_mem)
 {
     /* Only the device's maximum is checked here. The kernel's own
      * (CL_KERNEL_WORK_GROUP_SIZE) is left to the runtime, which reports
      * CL_INVALID_WORK_GROUP_SIZE at launch: NVIDIA's driver 580 reports
      * 256 for every kernel yet runs 1024-work-item groups correctly. */
     if (local_size == 0 || local_size > ctx->info.max_work_group_size)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("%s: local_size is %zu, not from 1 to the "
+                            "device's maximum work-group size, %zu",
+                            fn, local_size, ctx->info.max_work_group_size);
     /* Static __local use plus the dynamic sizes set on its arguments. */
     return clGetKernelWorkGroupInfo(kernel, ctx->device,
                                     CL_KERNEL_LOCAL_MEM_SIZE,

@@ -84,21 +84,26 @@ static void pending_free(xwg_pending *p)
     free(p);
 }
 
-/* Copies the caller's options over the defaults, by the caller's size. */
-static int read_options(const xwg_launch_options *opts,
+/* Copies the caller's options over the defaults, by the caller's size
+ * (fn: the public call, for the trace). */
+static int read_options(const char *fn, const xwg_launch_options *opts,
                         xwg_launch_options *out)
 {
     const xwg_launch_options defaults = XWG_LAUNCH_OPTIONS_INIT;
     *out = defaults;
     if (opts == NULL)
         return XWG_SUCCESS;
-    if (opts->size < sizeof(size_t))
-        return XWG_ERROR_INVALID_ARGUMENT;
+    int err = XWG__CHECK_SIZE(fn, opts, sizeof(size_t),
+                              "XWG_LAUNCH_OPTIONS_INIT");
+    if (err != XWG_SUCCESS)
+        return err;
     size_t n = opts->size < sizeof *out ? opts->size : sizeof *out;
     memcpy(out, opts, n);
     out->size = sizeof *out;
     if ((unsigned)out->barrier > XWG_BARRIER_TREE)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("%s: opts->barrier is %d, not an "
+                            "xwg_barrier_algo",
+                            fn, (int)out->barrier);
     return XWG_SUCCESS;
 }
 
@@ -146,19 +151,26 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
                                   &local_size, 1, &p->setup, &p->kernel);
 }
 
-int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
-                     cl_kernel kernel, size_t local_size,
-                     const xwg_launch_options *opts, xwg_pending **pending,
-                     cl_event *event)
+/* xwg_launch_async() for public call fn (xwg_launch, xwg_launch_ex or
+ * xwg_launch_async), which the traces of bad arguments name. */
+static int launch_async(const char *fn, xwg_context *ctx,
+                        cl_command_queue queue, cl_kernel kernel,
+                        size_t local_size, const xwg_launch_options *opts,
+                        xwg_pending **pending, cl_event *event)
 {
     if (pending != NULL)
         *pending = NULL;
     if (event != NULL)
         *event = NULL;
-    if (ctx == NULL || queue == NULL || kernel == NULL || pending == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+    const char *null = ctx == NULL       ? "ctx"
+                       : queue == NULL   ? "queue"
+                       : kernel == NULL  ? "kernel"
+                       : pending == NULL ? "pending"
+                                         : NULL;
+    if (null != NULL)
+        return XWG__INVALID("%s: %s is NULL", fn, null);
     xwg_launch_options o;
-    int err = read_options(opts, &o);
+    int err = read_options(fn, opts, &o);
     cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
     cl_ulong local_mem = 0;
     unsigned set = 0;
@@ -167,19 +179,21 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     if (err == XWG_SUCCESS)
         err = xwg__kernel_barriers(ctx, kernel, &set);
     if (err == XWG_SUCCESS && o.barrier != XWG_BARRIER_DEFAULT &&
-        !compiled(set, o.barrier)) {
-        XWG__TRACE("launch: barrier %s is not compiled into the kernel "
-                   "(set 0x%x; xf only on a context that fixes it)",
-                   xwg_barrier_algo_name(o.barrier), set);
-        err = XWG_ERROR_INVALID_ARGUMENT;
-    }
+        !compiled(set, o.barrier))
+        err = XWG__INVALID("%s: opts->barrier is %s, which the kernel's "
+                           "program did not compile (set 0x%x; xf only on "
+                           "a context that fixes it)",
+                           fn, xwg_barrier_algo_name(o.barrier), set);
     if (err == XWG_SUCCESS)
-        err = xwg__check_local_size(ctx, kernel, local_size, &local_mem);
+        err = xwg__check_local_size(fn, ctx, kernel, local_size, &local_mem);
     if (err == XWG_SUCCESS)
         err = size_launch(ctx, kernel, local_size, &o, &groups, &expected);
     /* Kernel-side ids are 32-bit: a larger grid would wrap them. */
     if (err == XWG_SUCCESS && (size_t)groups * local_size > 0xffffffffu)
-        err = XWG_ERROR_INVALID_ARGUMENT;
+        err = XWG__INVALID("%s: %u groups (opts->groups) of %zu "
+                           "(local_size) are more work-items than the "
+                           "kernel's 32-bit ids can number",
+                           fn, groups, local_size);
     if (err == XWG_SUCCESS) {
         /* A launch with discovery skipped may come before any discovery:
          * the watchdog still needs the calibration. */
@@ -225,12 +239,29 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
     return XWG_SUCCESS;
 }
 
+int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
+                     cl_kernel kernel, size_t local_size,
+                     const xwg_launch_options *opts, xwg_pending **pending,
+                     cl_event *event)
+{
+    return launch_async("xwg_launch_async", ctx, queue, kernel, local_size,
+                        opts, pending, event);
+}
+
 int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
 {
     if (p == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
-    if (info != NULL && info->size < sizeof(size_t))
-        info = NULL; /* too small to hold even its size: nothing to fill */
+        return XWG__INVALID("xwg_launch_finish: pending is NULL");
+    /* An info too small to hold even its size is refused, as
+     * xwg_launch_ex() refuses it. The launch is enqueued already, so it
+     * is still waited for and freed: the handle is used up, as on every
+     * other return, and nothing leaks. */
+    const int bad_info =
+        info != NULL ? XWG__CHECK_SIZE("xwg_launch_finish", info,
+                                       sizeof(size_t), "XWG_LAUNCH_INFO_INIT")
+                     : XWG_SUCCESS;
+    if (bad_info != XWG_SUCCESS)
+        info = NULL;
     xwg_context *ctx = p->ctx;
     cl_int status = CL_COMPLETE;
     int err = clWaitForEvents(1, &p->kernel);
@@ -260,6 +291,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
      * barriers start from (xwg_state_layout.h). */
     p->state.flags_clean = err == CL_SUCCESS && !failed;
     pending_free(p);
+    if (bad_info != XWG_SUCCESS)
+        return bad_info;
     if (err != CL_SUCCESS)
         return err;
     if (participants == 0 || participants > result.groups_launched)
@@ -269,21 +302,35 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
     return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
 }
 
-int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
-                  size_t local_size, const xwg_launch_options *opts,
-                  xwg_launch_info *info)
+/* xwg_launch_ex() for public call fn (xwg_launch or xwg_launch_ex). */
+static int launch_ex(const char *fn, xwg_context *ctx, cl_command_queue queue,
+                     cl_kernel kernel, size_t local_size,
+                     const xwg_launch_options *opts, xwg_launch_info *info)
 {
-    if (info != NULL && info->size < sizeof(size_t))
-        return XWG_ERROR_INVALID_ARGUMENT;
+    /* Before the launch: once it is enqueued, only finishing it is left. */
+    if (info != NULL) {
+        int err = XWG__CHECK_SIZE(fn, info, sizeof(size_t),
+                                  "XWG_LAUNCH_INFO_INIT");
+        if (err != XWG_SUCCESS)
+            return err;
+    }
     xwg_pending *p = NULL;
-    int err = xwg_launch_async(ctx, queue, kernel, local_size, opts, &p, NULL);
+    int err = launch_async(fn, ctx, queue, kernel, local_size, opts, &p, NULL);
     if (err != XWG_SUCCESS)
         return err;
     return xwg_launch_finish(p, info);
 }
 
+int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
+                  size_t local_size, const xwg_launch_options *opts,
+                  xwg_launch_info *info)
+{
+    return launch_ex("xwg_launch_ex", ctx, queue, kernel, local_size, opts,
+                     info);
+}
+
 int xwg_launch(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
                size_t local_size, xwg_launch_info *info)
 {
-    return xwg_launch_ex(ctx, queue, kernel, local_size, NULL, info);
+    return launch_ex("xwg_launch", ctx, queue, kernel, local_size, NULL, info);
 }

@@ -126,10 +126,11 @@ int xwg__program_build(xwg_context *ctx, const char *source,
     if (log != NULL)
         *log = NULL;
     if (out == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_program_build: out is NULL");
     *out = NULL;
     if (ctx == NULL || source == NULL)
-        return XWG_ERROR_INVALID_ARGUMENT;
+        return XWG__INVALID("xwg_program_build: %s is NULL",
+                            ctx == NULL ? "ctx" : "source");
 
     int cl20 = ctx->info.atomics_path != XWG_ATOMICS_CL12;
     const char *path_define =
@@ -145,11 +146,10 @@ int xwg__program_build(xwg_context *ctx, const char *source,
     /* The caller's own set wins, if it can be read back at launch. */
     unsigned callers_set;
     int callers = parse_barrier_set(options, &callers_set);
-    if (callers < 0) {
-        XWG__TRACE("build: -DXWG__BARRIERS must be a plain number, a set "
-                   "of bits 1 (xf), 2 (counter) and 3 (tree)");
-        return XWG_ERROR_INVALID_ARGUMENT;
-    }
+    if (callers < 0)
+        return XWG__INVALID("xwg_program_build: options define "
+                            "XWG__BARRIERS as other than a plain number, a "
+                            "set of bits 1 (xf), 2 (counter) and 3 (tree)");
     char barriers_option[64] = "";
     if (specialize && callers == 0)
         snprintf(barriers_option, sizeof barriers_option,

@@ -142,6 +142,19 @@ int xwg__trace_enabled(void)
     return v != NULL && strcmp(v, "0") != 0 && v[0] != '\0';
 }
 
+int xwg__invalid(const char *file, int line, const char *format, ...)
+{
+    /* Recorded for xwg_last_error() whether or not tracing is on, so that
+     * a caller can print which argument was wrong without XWG_TRACE. */
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_error, sizeof last_error, format, args);
+    va_end(args);
+    if (xwg__trace_enabled())
+        fprintf(stderr, "xwg %s:%d: %s\n", file, line, last_error);
+    return XWG_ERROR_INVALID_ARGUMENT;
+}
+
 int xwg__copy_versioned(void *dst, const void *src, size_t src_size)
 {
     size_t dst_size = *(const size_t *)dst;
