@@ -209,6 +209,7 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     char *log = NULL;
     row rows[CLI_MAX_LIST * CLI_MAX_LIST];
     size_t n = 0;
+    int discovery_failed = 0;
     xwg_device_info info = XWG_DEVICE_INFO_INIT;
 
     err = xwg_context_create(cl, device, &opts, &xc);
@@ -244,6 +245,14 @@ static int run_device(const cli_args *a, cl_platform_id platform,
                 err = XWG_SUCCESS; /* not possible here: skipped */
                 continue;
             }
+            if (err == XWG_ERROR_DISCOVERY_FAILED) {
+                /* The device is still reported (its self-test says why);
+                 * the exit status says that discovery failed. */
+                fprintf(stderr, "xwg-discover: %s\n", xwg_last_error());
+                discovery_failed = 1;
+                err = XWG_SUCCESS;
+                continue;
+            }
             /* Keep one row of a configuration that capping repeated. */
             if (err == XWG_SUCCESS &&
                 !(n > 0 && rows[n - 1].local_size == r->local_size &&
@@ -253,6 +262,8 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     }
     if (err == XWG_SUCCESS)
         print_device(a, &info, rows, n, pi, di, first);
+    if (err == XWG_SUCCESS && discovery_failed)
+        err = XWG_ERROR_DISCOVERY_FAILED;
     free(log);
     if (with_local)
         clReleaseKernel(with_local);
