@@ -34,7 +34,8 @@ static const char source[] =
     do {                                                                       \
         int err_ = (call);                                                     \
         if (err_ != XWG_SUCCESS) {                                             \
-            fprintf(stderr, "%s: %s\n", #call, xwg_status_string(err_));       \
+            fprintf(stderr, "%s: %s%s%s\n", #call, xwg_status_string(err_),   \
+                    xwg_last_error()[0] ? ": " : "", xwg_last_error());        \
             exit(1);                                                           \
         }                                                                      \
     } while (0)
