@@ -15,9 +15,9 @@
  * work_group_barrier mends it, the library's barrier can too.
  *
  * Usage: visibility_driver [--platform-name S] [--local-size L]
- *          [--episodes E] [--launches N] [--groups G,...] [--matrix]
- * With --matrix every variant runs at the largest group count; otherwise
- * only the plain one. The context's self-test is only reported
+ *          [--episodes E] [--launches N] [--groups G,...] [--matrix G]
+ * The plain variant runs at each of the group counts; with --matrix every
+ * other variant runs too, at G groups. The context's self-test is only reported
  * (XWG_SELF_TEST=report is set unless the caller set it).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
@@ -29,7 +29,7 @@
 
 /* STORE_KIND, LOAD_KIND: 0 plain, 1 volatile, 2 atomic (relaxed, device
  * scope on cl20; atomic_xchg / atomic_or(p, 0) on cl12). FENCE_KIND: 0
- * none, 1 a device-scope seq_cst fence (mem_fence on cl12) before and
+ * none, 1 a device-scope acq_rel fence (mem_fence on cl12) before and
  * after each barrier, 2 a work-group barrier with device memory scope
  * there (cl20 only). */
 static const char source[] =
@@ -54,7 +54,7 @@ static const char source[] =
     "#if FENCE_KIND == 2 && defined(XWG_PATH_CL20)\n"
     "#define FENCE() work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device)\n"
     "#elif FENCE_KIND == 1 && defined(XWG_PATH_CL20)\n"
-    "#define FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n"
+    "#define FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device)\n"
     "#elif FENCE_KIND >= 1\n"
     "#define FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n"
     "#else\n"
@@ -176,7 +176,7 @@ static void run_variant(const run_config *c, const char *path, int s, int l,
 int main(int argc, char **argv)
 {
     const char *platform = NULL, *group_list = "2,32,264";
-    int matrix = 0;
+    cl_uint matrix = 0; /* --matrix: the group count of the other variants */
     run_config c = {.local = 256, .episodes = 200, .launches = 3};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--groups"))
             group_list = argv[++i];
         else if (!strcmp(argv[i], "--matrix"))
-            matrix = 1;
+            matrix = (cl_uint)strtoul(argv[++i], NULL, 10);
         else {
             fprintf(stderr, "visibility_driver: unknown argument %s %s\n",
                     argv[i], v);
@@ -222,12 +222,9 @@ int main(int argc, char **argv)
            "groups)\n", info.device_name, info.platform_name, path,
            (int)info.self_test, info.self_test_errors,
            info.self_test_episodes, info.self_test_groups);
-    cl_uint largest = 0;
     for (const char *g = group_list; *g;) {
         char *end;
         cl_uint groups = (cl_uint)strtoul(g, &end, 10);
-        if (groups > largest)
-            largest = groups;
         run_variant(&c, path, 0, 0, 0, groups);
         g = *end == ',' ? end + 1 : end;
     }
@@ -236,7 +233,7 @@ int main(int argc, char **argv)
         for (int l = 0; l < 3; l++)
             for (int f = 0; f < fences; f++)
                 if (s || l || f)
-                    run_variant(&c, path, s, l, f, largest);
+                    run_variant(&c, path, s, l, f, matrix);
     xwg_context_release(c.xc);
     clReleaseCommandQueue(c.queue);
     clReleaseContext(c.cl);
