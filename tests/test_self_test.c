@@ -24,11 +24,15 @@ static void open_untested(test_env *env)
     test_env_open(env, &opts);
 }
 
-/* The self-test on env's context as it now stands; its result. */
-static xwg_self_test_result self_test(test_env *env)
+/* Runs the self-test on env's context as it now stands, and asserts its
+ * result (the message gives the one it had, and its sentence). */
+static void expect_self_test(test_env *env, xwg_self_test_result want)
 {
     ck_assert_int_eq(xwg__run_self_test(env->xc), XWG_SUCCESS);
-    return env->xc->info.self_test;
+    const xwg_device_info *info = &env->xc->info;
+    ck_assert_msg(info->self_test == want, "%s, not %s: %s",
+                  xwg_self_test_result_name(info->self_test),
+                  xwg_self_test_result_name(want), info->self_test_detail);
 }
 
 /* ---- one worker thread --------------------------------------------------- */
@@ -59,10 +63,7 @@ START_TEST(fewer_groups_than_compute_units_is_untested)
     test_env env;
     open_untested(&env);
     env.xc->info.compute_units = 2;
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_UNTESTED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_UNTESTED);
     ck_assert_uint_eq(env.xc->info.self_test_errors, 0);
     test_env_close(&env);
 }
@@ -78,10 +79,7 @@ START_TEST(one_compute_unit_does_not_shrink_the_test)
     test_env env;
     open_untested(&env);
     env.xc->info.compute_units = 1;
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_PASSED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_PASSED);
     ck_assert_uint_ge(env.xc->info.self_test_groups, 2);
     ck_assert_uint_eq(env.xc->info.self_test_episodes, 9 * 64);
     test_env_close(&env);
@@ -96,10 +94,7 @@ START_TEST(broken_barrier_fails_on_one_compute_unit)
     open_untested(&env);
     env.xc->info.compute_units = 1;
     xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER=1");
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_FAILED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_FAILED);
     ck_assert_uint_gt(env.xc->info.self_test_errors, 0);
     ck_assert_uint_ge(env.xc->info.self_test_groups, 2);
     ck_assert_ptr_nonnull(
@@ -137,10 +132,7 @@ START_TEST(three_timeouts_are_retried)
     test_env env;
     open_untested(&env);
     xwg__self_test_inject_timeouts(3);
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_PASSED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_PASSED);
     ck_assert_uint_eq(env.xc->info.self_test_episodes, 9 * 64);
     test_env_close(&env);
 }
@@ -153,10 +145,7 @@ START_TEST(a_fourth_timeout_on_a_cpu_is_untested)
     test_env env;
     open_untested(&env);
     xwg__self_test_inject_timeouts(4);
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_UNTESTED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_UNTESTED);
     ck_assert_uint_eq(env.xc->info.self_test_errors, 0);
     test_env_close(&env);
 }
@@ -170,10 +159,7 @@ START_TEST(a_gpu_whose_barrier_never_completes_fails)
     open_untested(&env);
     env.xc->info.device_type = CL_DEVICE_TYPE_GPU;
     xwg__self_test_inject_timeouts(2);
-    xwg_self_test_result r = self_test(&env);
-    ck_assert_msg(r == XWG_SELF_TEST_FAILED, "%s: %s",
-                  xwg_self_test_result_name(r),
-                  env.xc->info.self_test_detail);
+    expect_self_test(&env, XWG_SELF_TEST_FAILED);
     ck_assert_ptr_nonnull(
         strstr(env.xc->info.self_test_detail, "never completed"));
     test_env_close(&env);
