@@ -732,6 +732,13 @@ static void add_test(TCase *tc, const TTest *test)
     tcase_add_test(tc, test);
 }
 
+/* Check's limit on each test, in seconds: a guard against hangs only (the
+ * watchdog ends every barrier wait that cannot end). A spin barrier whose
+ * threads wait for a core passes about one episode per scheduler slice,
+ * so a busy machine stretches these tests by an order of magnitude or
+ * more; the limit leaves room for that. */
+#define TEST_TIMEOUT_S 1800
+
 int main(void)
 {
     /* XWG_TEST_CASE=stress or jacobi runs one test case alone (ctest's
@@ -741,7 +748,7 @@ int main(void)
     Suite *s = suite_create("barrier");
     if (all || !strcmp(only, "stress")) {
         TCase *tc = tcase_create("stress");
-        tcase_set_timeout(tc, 600);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
         add_test(tc, stress_counter);
         add_test(tc, stress_xf);
         add_test(tc, stress_tree);
@@ -750,7 +757,7 @@ int main(void)
     }
     if (all || !strcmp(only, "jacobi")) {
         TCase *tc = tcase_create("jacobi");
-        tcase_set_timeout(tc, 600);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
         add_test(tc, jacobi_counter);
         add_test(tc, jacobi_xf);
         add_test(tc, jacobi_tree);
@@ -758,7 +765,7 @@ int main(void)
     }
     if (all) {
         TCase *tc = tcase_create("watchdog_async_fences");
-        tcase_set_timeout(tc, 600);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
         add_test(tc, watchdog_group_returns_early);
         add_test(tc, watchdog_barrier_in_divergent_branch);
         add_test(tc, watchdog_launch_past_occupancy);
