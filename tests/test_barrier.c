@@ -13,7 +13,9 @@
  * reset) the tree's stress ends in the watchdog's timeout, with 6
  * (every grid arrival taken for the last) the counter's gives wrong
  * values, and with 7 (the episode count not kept) or 8 (helpers counting
- * episodes of their own) the counter's and the tree's end in the timeout.
+ * episodes of their own) the counter's ends in the timeout, and the
+ * tree's in the timeout or wrong values, which of them by timing
+ * (tests/CMakeLists.txt says why).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
@@ -711,6 +713,32 @@ START_TEST(fence_helpers_build_and_order_on_both_paths)
 }
 END_TEST
 
+/* Adds `test` to `tc` unless XWG_TEST_ONLY (NAME[,NAME...]) leaves it
+ * out. ctest's known-bad runs name the tests that their expected message
+ * comes from: the others would only run minutes of correct episodes, far
+ * more on a busy machine, within the same timeout. */
+static void add_test(TCase *tc, const TTest *test)
+{
+    const char *only = getenv("XWG_TEST_ONLY");
+    if (only != NULL && only[0] != '\0') {
+        size_t n = strlen(test->name);
+        const char *p = only;
+        while ((p = strstr(p, test->name)) != NULL &&
+               !((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')))
+            p += n;
+        if (p == NULL)
+            return;
+    }
+    tcase_add_test(tc, test);
+}
+
+/* Check's limit on each test, in seconds: a guard against hangs only (the
+ * watchdog ends every barrier wait that cannot end). A spin barrier whose
+ * threads wait for a core passes about one episode per scheduler slice,
+ * so a busy machine stretches these tests by an order of magnitude or
+ * more; the limit leaves room for that. */
+#define TEST_TIMEOUT_S 1800
+
 int main(void)
 {
     /* XWG_TEST_CASE=stress or jacobi runs one test case alone (ctest's
@@ -720,32 +748,32 @@ int main(void)
     Suite *s = suite_create("barrier");
     if (all || !strcmp(only, "stress")) {
         TCase *tc = tcase_create("stress");
-        tcase_set_timeout(tc, 600);
-        tcase_add_test(tc, stress_counter);
-        tcase_add_test(tc, stress_xf);
-        tcase_add_test(tc, stress_tree);
-        tcase_add_test(tc, stress_specialised);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
+        add_test(tc, stress_counter);
+        add_test(tc, stress_xf);
+        add_test(tc, stress_tree);
+        add_test(tc, stress_specialised);
         suite_add_tcase(s, tc);
     }
     if (all || !strcmp(only, "jacobi")) {
         TCase *tc = tcase_create("jacobi");
-        tcase_set_timeout(tc, 600);
-        tcase_add_test(tc, jacobi_counter);
-        tcase_add_test(tc, jacobi_xf);
-        tcase_add_test(tc, jacobi_tree);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
+        add_test(tc, jacobi_counter);
+        add_test(tc, jacobi_xf);
+        add_test(tc, jacobi_tree);
         suite_add_tcase(s, tc);
     }
     if (all) {
         TCase *tc = tcase_create("watchdog_async_fences");
-        tcase_set_timeout(tc, 600);
-        tcase_add_test(tc, watchdog_group_returns_early);
-        tcase_add_test(tc, watchdog_barrier_in_divergent_branch);
-        tcase_add_test(tc, watchdog_launch_past_occupancy);
-        tcase_add_test(tc, two_launches_in_flight_do_not_share_state);
-        tcase_add_test(tc, launches_report_status_on_every_kind_of_queue);
-        tcase_add_test(tc, default_barrier_follows_the_launch_size);
-        tcase_add_test(tc, tree_wakes_share_one_state_buffer);
-        tcase_add_test(tc, fence_helpers_build_and_order_on_both_paths);
+        tcase_set_timeout(tc, TEST_TIMEOUT_S);
+        add_test(tc, watchdog_group_returns_early);
+        add_test(tc, watchdog_barrier_in_divergent_branch);
+        add_test(tc, watchdog_launch_past_occupancy);
+        add_test(tc, two_launches_in_flight_do_not_share_state);
+        add_test(tc, launches_report_status_on_every_kind_of_queue);
+        add_test(tc, default_barrier_follows_the_launch_size);
+        add_test(tc, tree_wakes_share_one_state_buffer);
+        add_test(tc, fence_helpers_build_and_order_on_both_paths);
         suite_add_tcase(s, tc);
     }
     return test_run_suite(s);
