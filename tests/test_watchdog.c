@@ -525,7 +525,7 @@ int main(void)
     TCase *tc = tcase_create("watchdog_and_sizing");
     /* A watchdog that did not spread a failure would run a_timeout_...
      * far past this; everything else takes seconds. */
-    tcase_set_timeout(tc, 180);
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_waiting_group_sees_the_timeout);
     tcase_add_test(tc, a_timeout_ends_every_other_wait);
     tcase_add_test(tc, watchdog_ms_sets_the_bound);
