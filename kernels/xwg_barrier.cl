@@ -99,7 +99,10 @@ inline void xwg_fence_system(void)
  * (below), 5 the tree's flat wake without its reset of the cluster's
  * count, 6 every grid arrival taken for the last, 7 the episode count
  * not kept between barriers, 8 helpers counting episodes of their own
- * (XWG_SELF, xwg_discovery.cl). The stress tests must
+ * (XWG_SELF, xwg_discovery.cl), 9 the tree's last cluster taken as full
+ * (its members counted as the fan-in), 10 the counter's group 0 adding
+ * as if there were two groups. 9 and 10 change nothing on two groups:
+ * tests/test_shapes.c runs more. The stress tests must
  * fail on each (tests/CMakeLists.txt; 3 and 4 only on hardware that
  * reorders). */
 
@@ -314,8 +317,13 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     if (get_local_id(0) != 0)
         return 0u;
     const uint before = xwg__begin_episode(self);
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 10
+    /* TEST ONLY: right for two groups alone; the bit flips too early. */
+    uint add = self.group_id == 0u ? XWG__SENSE - 1u : 1u;
+#else
     uint add = self.group_id == 0u ? XWG__SENSE - (self.num_groups - 1u)
                                    : 1u;
+#endif
     /* B2 arrive: the release publishes the group's accesses (ordered
      * before this by B1). */
     if (xwg__grid_arrive(counter, add, before))
@@ -361,8 +369,13 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     const uint cluster = self.group_id / XWG__TREE_FANIN;
     const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
                           XWG__TREE_FANIN;
+#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 9
+    /* TEST ONLY: a partial last cluster waits for members it lacks. */
+    const uint members = XWG__TREE_FANIN;
+#else
     const uint members = min(XWG__TREE_FANIN,
                              self.num_groups - cluster * XWG__TREE_FANIN);
+#endif
     const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
     volatile XWG__GLOBAL_WORD *sub =
         &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
