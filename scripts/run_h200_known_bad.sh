@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# run_h200_known_bad.sh - the known-bad barriers that only hardware can
+# show, on the H200 (through the device tool): 3 (relaxed releases), 4
+# (every access relaxed) and 11 (the exit barrier without its global
+# fence), each at 256 and 1024 work-items at full occupancy; and 9 and 10
+# (a partial cluster, the counter's add), which need more than two
+# groups. Each stress run must FAIL; the plain build beside them must
+# pass. Writes $OUT/known-bad-h200.csv (barrier_driver's columns) and a log.
+set -uo pipefail
+out=${OUT:-./h200-out}
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
+driver=/tmp/xwg-build/barrier_driver
+csv="$out/known-bad-h200.csv"
+echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
+run() { # LABEL LOCAL [DRIVER OPTIONS...]
+  local label=$1 local=$2
+  shift 2
+  echo "== $label at $local" >&2
+  timeout 90 $driver --platform-name NVIDIA --local-size "$local" \
+      --episodes 20000 --launches 2 --only stress --csv "$csv" \
+      --label "$label" "$@"
+}
+for local in 256 1024; do
+  run nvidia-shipped $local
+  for broken in 3 4 11; do
+    run "nvidia-known-bad-$broken" $local --broken $broken
+  done
+done
+# 264 groups of 1024 make clusters of 96, 96 and 72: a partial last one.
+run nvidia-known-bad-9 1024 --broken 9 --algo tree
+run nvidia-known-bad-10 256 --broken 10 --algo counter
+cat "$csv" >&2
