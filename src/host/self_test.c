@@ -42,6 +42,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define XWG__SELF_TEST_EPISODES 64
@@ -63,8 +64,10 @@
  * should not hold up a context for long. */
 #define XWG__SELF_TEST_PAIR_WATCHDOG_MS 200u
 
-/* wrong[0]: values of an earlier episode; wrong[1]: the buffer's 0;
- * wrong[2]: anything else. Each work-item counts at most `episodes` of
+/* wrong[0]: values of an earlier episode (slot o only ever holds e * n + o
+ * for the episodes e so far, so a smaller value is an older one; no
+ * division, whose `freeze` Oclgrind's checker cannot run); wrong[1]: the
+ * buffer's 0; wrong[2]: anything else (a later episode's value). Each work-item counts at most `episodes` of
  * each, so the sums cannot wrap below 2^26 work-items. */
 static const char self_test_source[] =
     "__kernel void xwg_self_test(__global uint *data, __global uint *wrong,\n"
@@ -82,7 +85,7 @@ static const char self_test_source[] =
     "        if (v != e * n + o) {\n"
     "            if (v == 0)\n"
     "                unwritten++;\n"
-    "            else if (v % n == o && v / n < e)\n"
+    "            else if (v < e * n + o)\n"
     "                stale++;\n"
     "            else\n"
     "                other++;\n"
@@ -140,6 +143,7 @@ typedef struct self_test_kernel {
     size_t local;
     cl_uint resident; /* co-resident groups that discovery found */
     cl_uint capacity; /* groups that the data buffer holds */
+    cl_uint *zeros;   /* as many zero words, on the host */
     cl_uint window_polls; /* the context's calibrated discovery window */
 } self_test_kernel;
 
@@ -182,13 +186,16 @@ static int run_once(xwg_context *ctx, const self_test_kernel *t,
         injected_timeouts--;
         return XWG_ERROR_BARRIER_TIMEOUT;
     }
-    const cl_uint zero = 0;
-    int err = clEnqueueFillBuffer(t->queue, t->data, &zero, sizeof zero, 0,
-                                  (size_t)t->capacity * t->local * sizeof zero,
-                                  0, NULL, NULL);
+    /* Written from host zeros, not filled: Oclgrind's --uninitialized
+     * checker does not count a fill as a write, and a read of a slot that
+     * no group wrote (a pair that timed out) would be reported. */
+    const size_t bytes = (size_t)t->capacity * t->local * sizeof(cl_uint);
+    int err = clEnqueueWriteBuffer(t->queue, t->data, CL_FALSE, 0, bytes,
+                                   t->zeros, 0, NULL, NULL);
     if (err == CL_SUCCESS)
-        err = clEnqueueFillBuffer(t->queue, t->wrong, &zero, sizeof zero, 0,
-                                  3 * sizeof zero, 0, NULL, NULL);
+        err = clEnqueueWriteBuffer(t->queue, t->wrong, CL_FALSE, 0,
+                                   3 * sizeof(cl_uint), t->zeros, 0, NULL,
+                                   NULL);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.groups = groups;
     opts.skip_discovery = together;
@@ -394,6 +401,7 @@ static void record_discovery_failure(xwg_device_info *info,
 
 static void release_kernel(xwg_context *ctx, self_test_kernel *t)
 {
+    free(t->zeros);
     if (t->kernel)
         xwg__forget_kernel(ctx, t->kernel);
     if (t->data)
@@ -442,6 +450,10 @@ static int run_self_test(xwg_context *ctx)
         return XWG_SUCCESS;
     }
     t.capacity = t.resident > 2 ? t.resident : 2;
+    if (err == XWG_SUCCESS &&
+        (t.zeros = calloc((size_t)t.capacity * t.local, sizeof(cl_uint))) ==
+            NULL)
+        err = XWG_ERROR_OUT_OF_HOST_MEMORY;
     if (err == XWG_SUCCESS)
         t.data = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
                                 (size_t)t.capacity * t.local * sizeof(cl_uint),
