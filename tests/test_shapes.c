@@ -57,26 +57,6 @@ static cl_uint threads(void)
     return (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
 }
 
-static cl_mem make_buffer(test_env *env, size_t bytes)
-{
-    int err;
-    cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    ck_assert_msg(m != NULL, "clCreateBuffer: %s", xwg_status_name(err));
-    return m;
-}
-
-static void fill(test_env *env, cl_mem m, cl_uint value, size_t words)
-{
-    clEnqueueFillBuffer(env->queue, m, &value, sizeof value, 0,
-                        words * sizeof value, 0, NULL, NULL);
-    clFinish(env->queue);
-}
-
-static void read_words(test_env *env, cl_mem m, cl_uint *out, size_t words)
-{
-    clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, words * sizeof *out, out,
-                        0, NULL, NULL);
-}
 
 /* The options of every context here: the defaults without the barrier
  * self-test, which with more worker threads than cores takes seconds
@@ -123,8 +103,8 @@ static void stress_shape(shape s)
         snprintf(options + n, sizeof options - n,
                  " -DXWG_TUNE_TREE_FLAT_MAX=0u");
     cl_kernel k = test_build_kernel(&env, stress_source, "stress", options);
-    cl_mem data = make_buffer(&env, s.groups * s.local * sizeof(cl_uint));
-    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    cl_mem data = test_buffer(&env, s.groups * s.local * sizeof(cl_uint));
+    cl_mem errors = test_buffer(&env, sizeof(cl_uint));
     cl_uint episodes = SHAPE_EPISODES;
     clSetKernelArg(k, 0, sizeof data, &data);
     clSetKernelArg(k, 1, sizeof errors, &errors);
@@ -143,7 +123,7 @@ static void stress_shape(shape s)
         snprintf(what + w, sizeof what - w, ", fan-in %u, %s wake", s.fanin,
                  s.cluster_wake ? "cluster" : "flat");
     for (int launch = 0; launch < SHAPE_LAUNCHES; launch++) {
-        fill(&env, errors, 0, 1);
+        test_fill(&env, errors, 0, 1);
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, s.local, &lo, &info);
         ck_assert_msg(err == XWG_SUCCESS, "stress %s: launch %d: %s", what,
@@ -153,7 +133,7 @@ static void stress_shape(shape s)
         ck_assert_msg(info.groups == s.groups, "stress %s ran %u groups",
                       what, info.groups);
         cl_uint b = 0;
-        read_words(&env, errors, &b, 1);
+        test_read_words(&env, errors, &b, 1);
         bad += b;
     }
     printf("stress %s: %d episodes: %u wrong values\n", what,
@@ -275,12 +255,12 @@ static void check_ids(xwg_discovery_protocol protocol)
     test_env_open(&env, &o);
     cl_kernel k = test_build_kernel(&env, ids_source, "ids", NULL);
     const size_t L = IDS_LOCAL, items = IDS_LAUNCHED * IDS_LOCAL;
-    cl_mem held = make_buffer(&env, sizeof(cl_uint));
-    cl_mem group_ids = make_buffer(&env, IDS_LAUNCHED * sizeof(cl_uint));
-    cl_mem counts = make_buffer(&env, IDS_LAUNCHED * sizeof(cl_uint));
-    cl_mem gids = make_buffer(&env, items * sizeof(cl_uint));
-    cl_mem gsizes = make_buffer(&env, items * sizeof(cl_uint));
-    cl_mem alt = make_buffer(&env, 4 * items * sizeof(cl_uint));
+    cl_mem held = test_buffer(&env, sizeof(cl_uint));
+    cl_mem group_ids = test_buffer(&env, IDS_LAUNCHED * sizeof(cl_uint));
+    cl_mem counts = test_buffer(&env, IDS_LAUNCHED * sizeof(cl_uint));
+    cl_mem gids = test_buffer(&env, items * sizeof(cl_uint));
+    cl_mem gsizes = test_buffer(&env, items * sizeof(cl_uint));
+    cl_mem alt = test_buffer(&env, 4 * items * sizeof(cl_uint));
     cl_mem args[] = {held, group_ids, counts, gids, gsizes, alt};
     for (cl_uint a = 0; a < 6; a++)
         clSetKernelArg(k, a, sizeof(cl_mem), &args[a]);
@@ -290,24 +270,24 @@ static void check_ids(xwg_discovery_protocol protocol)
     static cl_uint h_gsizes[IDS_LAUNCHED * IDS_LOCAL];
     static cl_uint h_alt[4 * IDS_LAUNCHED * IDS_LOCAL];
     for (int launch = 0; launch < 3; launch++) {
-        fill(&env, held, 0, 1);
-        fill(&env, group_ids, UNSET, IDS_LAUNCHED);
-        fill(&env, counts, UNSET, IDS_LAUNCHED);
-        fill(&env, gids, UNSET, items);
-        fill(&env, gsizes, UNSET, items);
-        fill(&env, alt, UNSET, 4 * items);
+        test_fill(&env, held, 0, 1);
+        test_fill(&env, group_ids, UNSET, IDS_LAUNCHED);
+        test_fill(&env, counts, UNSET, IDS_LAUNCHED);
+        test_fill(&env, gids, UNSET, items);
+        test_fill(&env, gsizes, UNSET, items);
+        test_fill(&env, alt, UNSET, 4 * items);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.groups = IDS_LAUNCHED;
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, L, &lo, &info);
         ck_assert_msg(err == XWG_SUCCESS, "launch: %s", xwg_status_name(err));
         cl_uint h_held = 0;
-        read_words(&env, held, &h_held, 1);
-        read_words(&env, group_ids, h_ids, IDS_LAUNCHED);
-        read_words(&env, counts, h_counts, IDS_LAUNCHED);
-        read_words(&env, gids, h_gids, items);
-        read_words(&env, gsizes, h_gsizes, items);
-        read_words(&env, alt, h_alt, 4 * items);
+        test_read_words(&env, held, &h_held, 1);
+        test_read_words(&env, group_ids, h_ids, IDS_LAUNCHED);
+        test_read_words(&env, counts, h_counts, IDS_LAUNCHED);
+        test_read_words(&env, gids, h_gids, items);
+        test_read_words(&env, gsizes, h_gsizes, items);
+        test_read_words(&env, alt, h_alt, 4 * items);
 
         const cl_uint n = info.groups;
         ck_assert_uint_eq(info.groups_launched, IDS_LAUNCHED);
@@ -434,11 +414,11 @@ START_TEST(ticket_lock_is_safe_over_many_launches)
         test_env env;
         test_env_open(&env, &o);
         cl_kernel k = test_build_kernel(&env, ticket_source, "ticket", NULL);
-        cl_mem ids = make_buffer(&env, launched * sizeof(cl_uint));
-        cl_mem counts = make_buffer(&env, launched * sizeof(cl_uint));
-        cl_mem data = make_buffer(
+        cl_mem ids = test_buffer(&env, launched * sizeof(cl_uint));
+        cl_mem counts = test_buffer(&env, launched * sizeof(cl_uint));
+        cl_mem data = test_buffer(
             &env, launched * TICKET_LOCAL * sizeof(cl_uint));
-        cl_mem bad = make_buffer(&env, sizeof(cl_uint));
+        cl_mem bad = test_buffer(&env, sizeof(cl_uint));
         clSetKernelArg(k, 0, sizeof ids, &ids);
         clSetKernelArg(k, 1, sizeof counts, &counts);
         clSetKernelArg(k, 2, sizeof data, &data);
@@ -447,9 +427,9 @@ START_TEST(ticket_lock_is_safe_over_many_launches)
         for (int launch = 0; launch < TICKET_LAUNCHES / 2; launch++) {
             cl_uint salt = (cl_uint)(total++ * 2654435761u);
             clSetKernelArg(k, 4, sizeof salt, &salt);
-            fill(&env, ids, UNSET, launched);
-            fill(&env, counts, UNSET, launched);
-            fill(&env, bad, 0, 1);
+            test_fill(&env, ids, UNSET, launched);
+            test_fill(&env, counts, UNSET, launched);
+            test_fill(&env, bad, 0, 1);
             xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
             lo.groups = launched;
             lo.watchdog_ms = 20000;
@@ -459,9 +439,9 @@ START_TEST(ticket_lock_is_safe_over_many_launches)
             ck_assert_msg(err == XWG_SUCCESS, "launch %d: %s", total,
                           xwg_status_name(err));
             cl_uint h_ids[TICKET_MAX_LAUNCHED], h_counts[TICKET_MAX_LAUNCHED], h_bad;
-            read_words(&env, ids, h_ids, launched);
-            read_words(&env, counts, h_counts, launched);
-            read_words(&env, bad, &h_bad, 1);
+            test_read_words(&env, ids, h_ids, launched);
+            test_read_words(&env, counts, h_counts, launched);
+            test_read_words(&env, bad, &h_bad, 1);
             const cl_uint n = info.groups;
             ck_assert_msg(n >= 1 && n <= threads(),
                           "launch %d: %u participants on %u threads", total,

@@ -102,3 +102,24 @@ int test_run_suite(Suite *suite)
     srunner_free(runner);
     return failed == 0 ? 0 : 1;
 }
+
+cl_mem test_buffer(test_env *env, size_t bytes)
+{
+    int err;
+    cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    ck_assert_msg(m != NULL, "clCreateBuffer: %s", xwg_status_name(err));
+    return m;
+}
+
+void test_fill(test_env *env, cl_mem m, cl_uint value, size_t words)
+{
+    clEnqueueFillBuffer(env->queue, m, &value, sizeof value, 0,
+                        words * sizeof value, 0, NULL, NULL);
+    clFinish(env->queue);
+}
+
+void test_read_words(test_env *env, cl_mem m, cl_uint *out, size_t words)
+{
+    clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, words * sizeof *out, out,
+                        0, NULL, NULL);
+}

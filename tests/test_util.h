@@ -32,6 +32,13 @@ void test_env_close(test_env *env);
 cl_kernel test_build_kernel(test_env *env, const char *source,
                             const char *name, const char *extra_options);
 
+/* A read-write buffer of `bytes` (fails the test if it cannot be made);
+ * `words` words of it set to `value`, waited for; its first `words` words
+ * read back. */
+cl_mem test_buffer(test_env *env, size_t bytes);
+void test_fill(test_env *env, cl_mem m, cl_uint value, size_t words);
+void test_read_words(test_env *env, cl_mem m, cl_uint *out, size_t words);
+
 cl_uint test_refcount_context(cl_context c);
 /* The context's count once it has fallen to `at_most`, or after 5 s.
  * Runtimes drop some references from worker threads (rusticl releases a

@@ -57,26 +57,6 @@ static void open_env(test_env *env, xwg_barrier_algo algo)
     test_env_open(env, &opts);
 }
 
-static cl_mem make_buffer(test_env *env, size_t bytes)
-{
-    int err;
-    cl_mem m = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
-    ck_assert_msg(m != NULL, "clCreateBuffer: %s", xwg_status_name(err));
-    return m;
-}
-
-static void fill(test_env *env, cl_mem m, cl_uint value, size_t words)
-{
-    clEnqueueFillBuffer(env->queue, m, &value, sizeof value, 0,
-                        words * sizeof value, 0, NULL, NULL);
-    clFinish(env->queue);
-}
-
-static void read_words(test_env *env, cl_mem m, cl_uint *out, size_t words)
-{
-    clEnqueueReadBuffer(env->queue, m, CL_TRUE, 0, words * sizeof *out, out,
-                        0, NULL, NULL);
-}
 
 /* The barriers the watchdog tests run on: each algorithm, and the tree
  * with clusters of two groups (so that with five groups the last cluster
@@ -116,8 +96,8 @@ START_TEST(every_waiting_group_sees_the_timeout)
         open_env(&env, variants[v].algo);
         cl_kernel k = test_build_kernel(&env, misuse_source, "early_return",
                                         variants[v].options);
-        cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
-        fill(&env, out, 0, 64);
+        cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+        test_fill(&env, out, 0, 64);
         clSetKernelArg(k, 0, sizeof out, &out);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.groups = WATCHDOG_GROUPS;
@@ -131,7 +111,7 @@ START_TEST(every_waiting_group_sees_the_timeout)
         ck_assert_int_eq(info.timed_out, 1);
         ck_assert_uint_eq(info.groups, WATCHDOG_GROUPS);
         cl_uint failed[64];
-        read_words(&env, out, failed, 64);
+        test_read_words(&env, out, failed, 64);
         char seen[64] = "";
         for (cl_uint g = 0; g < WATCHDOG_GROUPS; g++)
             seen[g] = (char)('0' + failed[g]);
@@ -192,10 +172,10 @@ START_TEST(a_timeout_ends_every_other_wait)
         open_env(&env, variants[v].algo);
         cl_kernel k = test_build_kernel(&env, propagation_source,
                                         "one_times_out", variants[v].options);
-        cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
-        cl_mem never = make_buffer(&env, sizeof(cl_uint));
-        fill(&env, out, 0, 64);
-        fill(&env, never, 0, 1);
+        cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+        cl_mem never = test_buffer(&env, sizeof(cl_uint));
+        test_fill(&env, out, 0, 64);
+        test_fill(&env, never, 0, 1);
         clSetKernelArg(k, 0, sizeof out, &out);
         clSetKernelArg(k, 1, sizeof never, &never);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
@@ -210,7 +190,7 @@ START_TEST(a_timeout_ends_every_other_wait)
         ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT, "%s: %s, not a timeout",
                       variants[v].name, xwg_status_name(err));
         cl_uint failed[64];
-        read_words(&env, out, failed, 64);
+        test_read_words(&env, out, failed, 64);
         printf("one wait timed out on %s: the others left %d barriers in "
                "%.0f ms\n",
                variants[v].name, PROPAGATION_BARRIERS, ms);
@@ -243,7 +223,7 @@ static const char bound_source[] =
  * group, which a launch of two groups checks. */
 static cl_uint bound_for(test_env *env, cl_kernel k, cl_mem out, cl_uint ms)
 {
-    fill(env, out, 0, 2);
+    test_fill(env, out, 0, 2);
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
     lo.groups = 2;
     lo.skip_discovery = 1;
@@ -252,7 +232,7 @@ static cl_uint bound_for(test_env *env, cl_kernel k, cl_mem out, cl_uint ms)
     ck_assert_msg(err == XWG_SUCCESS, "watchdog_ms %u: %s", ms,
                   xwg_status_name(err));
     cl_uint b[2];
-    read_words(env, out, b, 2);
+    test_read_words(env, out, b, 2);
     ck_assert_uint_eq(b[0], b[1]);
     return b[0];
 }
@@ -273,7 +253,7 @@ START_TEST(watchdog_ms_sets_the_bound)
     test_env env;
     open_env(&env, XWG_BARRIER_DEFAULT);
     cl_kernel k = test_build_kernel(&env, bound_source, "bound", NULL);
-    cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof out, &out);
     const cl_uint b0 = bound_for(&env, k, out, 0);
     const cl_uint b100 = bound_for(&env, k, out, 100);
@@ -346,20 +326,20 @@ START_TEST(groups_zero_launches_the_discovered_count)
     test_env env;
     open_env(&env, XWG_BARRIER_DEFAULT);
     cl_kernel k = test_build_kernel(&env, sizes_source, "sizes", NULL);
-    cl_mem out = make_buffer(&env, 2 * sizeof(cl_uint));
+    cl_mem out = test_buffer(&env, 2 * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof out, &out);
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
     ck_assert_int_eq(xwg_discover(env.xc, k, 64, &occ), XWG_SUCCESS);
     ck_assert_uint_lt(occ.groups, occ.groups_launched);
     for (int skip = 0; skip <= 1; skip++) {
-        fill(&env, out, 0, 2);
+        test_fill(&env, out, 0, 2);
         xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
         lo.skip_discovery = skip;
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         int err = xwg_launch_ex(env.xc, env.queue, k, 64, &lo, &info);
         ck_assert_msg(err == XWG_SUCCESS, "%s", xwg_status_name(err));
         cl_uint got[2];
-        read_words(&env, out, got, 2);
+        test_read_words(&env, out, got, 2);
         printf("groups 0%s: discovered %u (of %u launched), launched %u, "
                "%u took part\n",
                skip ? ", discovery skipped" : "", occ.groups,
@@ -413,7 +393,7 @@ static cl_uint wait_for(volatile cl_uint *word, cl_uint want)
 static cl_uint shared_launch(test_env *env, cl_kernel k, cl_mem errors,
                              cl_uint groups, cl_uint free_threads)
 {
-    fill(env, errors, 0, 1);
+    test_fill(env, errors, 0, 1);
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
     lo.groups = groups;
     lo.barrier = XWG_BARRIER_COUNTER;
@@ -424,7 +404,7 @@ static cl_uint shared_launch(test_env *env, cl_kernel k, cl_mem errors,
                   "%u groups with %u threads free: %s", groups, free_threads,
                   xwg_status_name(err));
     cl_uint bad = 0;
-    read_words(env, errors, &bad, 1);
+    test_read_words(env, errors, &bad, 1);
     printf("shared device, %u threads free: %u groups launched, %u took "
            "part, %u wrong values\n",
            free_threads, info.groups_launched, info.groups, bad);
@@ -457,8 +437,8 @@ START_TEST(protocol_stays_on_when_the_device_is_shared)
                   "the device lacks fine-grained SVM with atomics (0x%lx)",
                   (unsigned long)svm);
     cl_kernel k = test_build_kernel(&env, stress_source, "stress", NULL);
-    cl_mem data = make_buffer(&env, 4 * n * 64 * sizeof(cl_uint));
-    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    cl_mem data = test_buffer(&env, 4 * n * 64 * sizeof(cl_uint));
+    cl_mem errors = test_buffer(&env, sizeof(cl_uint));
     cl_uint episodes = 20;
     clSetKernelArg(k, 0, sizeof data, &data);
     clSetKernelArg(k, 1, sizeof errors, &errors);
