@@ -54,6 +54,45 @@
  *                      (timed out, or saw the launch marked failed); the
  *                      same for all work-items of a group between
  *                      barriers. Sticky for the rest of the launch.
+ *   xwg_token t = xwg_barrier_arrive();  ...  xwg_barrier_wait(t);
+ *                      the split-phase barrier, like CUDA's
+ *                      barrier_arrive()/barrier_wait(): everything any
+ *                      work-item of any participant did before an arrive
+ *                      happens-before everything any work-item of another
+ *                      participant does after the matching wait; the work
+ *                      between the two overlaps the barrier (it must not
+ *                      touch what other groups write before their
+ *                      arrive). Every work-item calls both, with its own
+ *                      token, as many times as every other. An arrive
+ *                      after an arrive, a wait with no arrive, and a
+ *                      barrier or collective between an arrive and its
+ *                      wait end the launch with XWG_ERROR_BARRIER_MISUSE;
+ *                      the watchdog covers the wait. An arrive with no
+ *                      wait before the kernel returns is harmless.
+ *   Collectives: called like xwg_barrier() (every work-item of every
+ *   participant, the same calls in the same order), each also a barrier,
+ *   each on the cl20, ptx and cl12 paths; T is uint, int or float:
+ *     xwg_reduce_add_T(v), xwg_reduce_min_T(v), xwg_reduce_max_T(v)
+ *                      all-reduce: every work-item's v combined, the
+ *                      result to every work-item (int adds wrap; float
+ *                      min and max are fmin and fmax);
+ *     xwg_broadcast_T(v, from)
+ *                      work-item 0's v in participant `from` (the same in
+ *                      every group, below xwg_num_groups(), else
+ *                      XWG_ERROR_BARRIER_MISUSE), to every work-item;
+ *     xwg_scan_exclusive_add_T(v, &total)
+ *                      with v the group's value (work-item 0's counts):
+ *                      the sum of the values of participants 0 .. g-1 to
+ *                      participant g (0 to participant 0), and the sum
+ *                      over all in *total: a group's first output index
+ *                      and the output's length, for stream compaction.
+ *                      Float results are bit-identical from run to run
+ *                      for the same values, device, local size and
+ *                      participants: the order of summation is fixed
+ *                      (kernels/xwg_collectives.cl states it), never the
+ *                      atomics' order. Each costs local memory of one
+ *                      word per work-item of the device's largest group,
+ *                      in kernels that call one.
  *   xwg_fence_work_group(), xwg_fence_device(), xwg_fence_system()
  *                      sequentially consistent fences at each scope, like
  *                      CUDA's __threadfence_block(), __threadfence() and
@@ -159,7 +198,9 @@ XWG_EXPORT const char *xwg_version_string(void);
     X(ERROR_OUT_OF_HOST_MEMORY, -20005, "out of host memory")                 \
     X(ERROR_DISCOVERY_FAILED, -20006,                                         \
       "the discovery protocol returned an inconsistent result")               \
-    X(ERROR_NO_DEVICE, -20007, "no OpenCL device was found")
+    X(ERROR_NO_DEVICE, -20007, "no OpenCL device was found")                 \
+    X(ERROR_BARRIER_MISUSE, -20008,                                           \
+      "the kernel broke a rule of the split barrier or of a collective")
 
 typedef enum xwg_status {
 #define XWG__STATUS_ENUM(name, value, message) XWG_##name = (value),
@@ -494,7 +535,10 @@ typedef struct xwg_launch_options {
  * launches that many groups of local_size on queue and waits for them.
  * info may be NULL. Returns XWG_SUCCESS, XWG_ERROR_BARRIER_TIMEOUT (a
  * barrier was misused, or a forced launch did not fit: info->timed_out is
- * set and the context stays usable), XWG_ERROR_INVALID_ARGUMENT (a NULL
+ * set and the context stays usable), XWG_ERROR_BARRIER_MISUSE (the kernel
+ * broke a rule of the split barrier or of a collective that it could see;
+ * xwg_last_error() names the rule; info->timed_out is set, as every wait
+ * was ended), XWG_ERROR_INVALID_ARGUMENT (a NULL
  * handle, info->size below sizeof(size_t), a bad option, or more than
  * 2^32 work-items in all) before the kernel is launched, the errors of
  * xwg_discover(), or an OpenCL error. The same cl_kernel must not be

@@ -313,12 +313,29 @@ inline uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
 #endif
 }
 
-/* Work-item 0 only. */
-inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
+/* ---- Arrival tokens ---------------------------------------------------------
+ * The counter and the tree barrier each run in two halves, an arrival and
+ * a wait, so that the split-phase barrier (xwg_barrier_arrive() and
+ * xwg_barrier_wait(), below) is the same code as xwg_barrier(). The
+ * arrival returns a token that says what the wait has left to do:
+ *   bit 31 (XWG__SENSE)   the grid counter's top bit before the episode;
+ *   bit 30                the cluster word's top bit as this group's
+ *                         arrival read it (tree, cluster wake);
+ *   XWG__AWAIT_GRID       wait for the grid counter's top bit to flip;
+ *   XWG__AWAIT_CLUSTER    wait for the cluster word's top bit to flip;
+ *   XWG__WAKE_CLUSTER     then wake the cluster (its last arrival).
+ * A token with none of the three is the arrival that completed the
+ * episode: it has acquired every other arrival already. Work-item 0's
+ * token only; the others' are 0. */
+#define XWG__AWAIT_GRID 1u
+#define XWG__AWAIT_CLUSTER 2u
+#define XWG__WAKE_CLUSTER 4u
+#define XWG__CLUSTER_SENSE(token) (((token) << 1) & XWG__SENSE)
+
+/* B2 arrive at the grid counter (counter barrier). Work-item 0 only. */
+inline uint xwg__counter_arrive(xwg_self self)
 {
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-    if (get_local_id(0) != 0)
-        return 0u;
     const uint before = xwg__begin_episode(self);
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 10
     /* TEST ONLY: right for two groups alone; the bit flips too early. */
@@ -330,11 +347,8 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
     /* B2 arrive: the release publishes the group's accesses (ordered
      * before this by B1). */
     if (xwg__grid_arrive(counter, add, before))
-        return 0u;
-    /* B3 collect: wait for the top bit to differ from the one before our
-     * arrival; the acquire that sees the flip synchronises with every
-     * group's arrival (all in the release sequences that the flip ends). */
-    return xwg__await_change(counter, before, XWG__SENSE, self.state, bound);
+        return before;
+    return before | XWG__AWAIT_GRID;
 }
 
 /* ---- Tree barrier: combining by cluster ------------------------------------
@@ -364,14 +378,17 @@ inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
 
-inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+/* The cluster's word, and how many groups it has (the last cluster may be
+ * partial). */
+inline volatile XWG__GLOBAL_WORD *xwg__cluster_word(xwg_self self)
 {
-    if (get_local_id(0) != 0)
-        return 0u;
-    volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     const uint cluster = self.group_id / XWG__TREE_FANIN;
-    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
-                          XWG__TREE_FANIN;
+    return &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
+}
+
+inline uint xwg__cluster_members(xwg_self self)
+{
+    const uint cluster = self.group_id / XWG__TREE_FANIN;
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 9
     /* TEST ONLY: a partial last cluster waits for members it lacks. */
     const uint members = XWG__TREE_FANIN;
@@ -379,24 +396,32 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     const uint members = min(XWG__TREE_FANIN,
                              self.num_groups - cluster * XWG__TREE_FANIN);
 #endif
-    const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
-    volatile XWG__GLOBAL_WORD *sub =
-        &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
+    return members;
+}
+
+/* B2 arrive at the cluster and, for the cluster's last arrival, at the
+ * grid counter. `flat`: uniform, which wake this episode takes. Returns
+ * the token (above). Work-item 0 only. */
+inline uint xwg__tree_arrive(xwg_self self, int flat)
+{
+    volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
+    volatile XWG__GLOBAL_WORD *sub = xwg__cluster_word(self);
+    const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
+                          XWG__TREE_FANIN;
+    const uint members = xwg__cluster_members(self);
     const uint before = xwg__begin_episode(self);
     /* B2 arrive (cluster): release this group's accesses. acq_rel: the
      * arrival that turns out last must also acquire the others'; theirs
      * are all in this read-modify-write's release sequence. */
     uint old = XWG__COMBINE_ADD(sub, 1u);
     if ((old & ~XWG__SENSE) != members - 1u) {
-        /* B3/B4 (a member). Flat: wait for the grid counter's flip, whose
+        /* A member. Flat: it will wait for the grid counter's flip, whose
          * release sequences hold the arrival of the last of our cluster,
-         * made after it acquired ours. Cluster: wait for the last of the
-         * cluster to flip the cluster word's top bit. Either way, acquire
-         * the flip. */
-        return flat ? xwg__await_change(top, before, XWG__SENSE, self.state,
-                                        bound)
-                    : xwg__await_change(sub, old, XWG__SENSE, self.state,
-                                        bound);
+         * made after it acquired ours. Cluster: for the last of the
+         * cluster to flip the cluster word's top bit. */
+        return flat ? before | XWG__AWAIT_GRID
+                    : before | (old & XWG__SENSE) >> 1 | XWG__AWAIT_CLUSTER;
     }
     /* The last of the cluster. Flat: zero the count now (relaxed: the
      * release of the arrival below orders it first, and no member arrives
@@ -404,18 +429,56 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
     if (flat)
         XWG__FLAT_RESET(sub);
     /* B2: arrive at the grid counter for the whole cluster, releasing
-     * what it acquired from the cluster; B3: unless that arrival was the
-     * last, wait for the flip and acquire it. */
+     * what it acquired from the cluster. Unless that arrival was the
+     * last, the wait acquires the flip (B3); a cluster wake then wakes. */
     uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;
-    const uint last = xwg__grid_arrive(top, add, before);
-    if (!last && xwg__await_change(top, before, XWG__SENSE, self.state, bound))
+    const uint wait = xwg__grid_arrive(top, add, before) ? 0u : XWG__AWAIT_GRID;
+    return before | wait | (flat ? 0u : XWG__WAKE_CLUSTER);
+}
+
+/* What is left of an episode once its arrival returned `token`: B3 (and
+ * B4 for the tree's cluster wake). Returns 0, or 1 when the watchdog
+ * ended a wait. Work-item 0 only. */
+inline uint xwg__episode_wait(xwg_self self, uint token, uint bound)
+{
+    volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
+    /* B3 collect: wait for the top bit to differ from the one before our
+     * arrival; the acquire that sees the flip synchronises with every
+     * arrival (all in the release sequences that the flip ends). */
+    if ((token & XWG__AWAIT_GRID) &&
+        xwg__await_change(top, token & XWG__SENSE, XWG__SENSE, self.state,
+                          bound))
         return 1u; /* a failed barrier wakes nobody */
+    /* B4 (a member of a cluster wake): acquire the flip of the cluster
+     * word's top bit. */
+    if (token & XWG__AWAIT_CLUSTER)
+        return xwg__await_change(xwg__cluster_word(self),
+                                 XWG__CLUSTER_SENSE(token), XWG__SENSE,
+                                 self.state, bound);
     /* B4 (cluster wake): the flip of the cluster word's top bit, and its
      * count (now `members`) back to 0, in one release that publishes
      * everything acquired from the grid. */
-    if (!flat)
-        XWG__WAKE_ADD(sub, XWG__SENSE - members);
+    if (token & XWG__WAKE_CLUSTER)
+        XWG__WAKE_ADD(xwg__cluster_word(self),
+                      XWG__SENSE - xwg__cluster_members(self));
     return 0u;
+}
+
+/* The two whole episodes, for xwg_barrier(). Work-item 0 only (the
+ * others return 0). */
+inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
+{
+    if (get_local_id(0) != 0)
+        return 0u;
+    return xwg__episode_wait(self, xwg__counter_arrive(self), bound);
+}
+
+inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+{
+    if (get_local_id(0) != 0)
+        return 0u;
+    const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
+    return xwg__episode_wait(self, xwg__tree_arrive(self, flat), bound);
 }
 
 /* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
@@ -475,6 +538,31 @@ inline void xwg__xf_release(xwg_self self)
     }
 }
 
+/* ---- Misuse that the kernel can see ---------------------------------------
+ * The split-phase barrier's calls must alternate, arrive then wait, with
+ * no other barrier between them; a collective's arguments must be the
+ * same in every group. A group that sees otherwise records which rule it
+ * broke (XWG__W_MISUSE, read by the host: XWG_ERROR_BARRIER_MISUSE) and
+ * fails the launch as a timeout does, so that every wait ends within
+ * XWG_TUNE_FLAG_EVERY polls instead of hanging. Relaxed: as with the
+ * failed flag, only the value matters. Work-item 0 only. */
+inline void xwg__misuse(xwg_self self, uint rule)
+{
+    xwg__store_relaxed(&self.state[XWG__W_MISUSE], rule);
+    xwg__store_relaxed(&self.state[XWG__W_FAILED], 1u);
+    (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
+}
+
+/* Work-item 0 only: a misuse of `rule` unless the group's split barrier
+ * is in the state `expected` (1: arrived, not yet waited for). Only
+ * work-item 0 reads and writes XWG__SH_PENDING, so no work-group barrier
+ * orders it. */
+inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
+{
+    if (get_local_id(0) == 0 && self.shared[XWG__SH_PENDING] != expected)
+        xwg__misuse(self, rule);
+}
+
 /* ---- xwg_barrier() ------------------------------------------------------ */
 
 /* The algorithms a program compiles: bit a of XWG__BARRIERS for
@@ -517,6 +605,10 @@ inline void xwg_barrier_of(xwg_self self)
 #endif
     /* B1 entry: every work-item's accesses before work-item 0 arrives. */
     XWG__WG_BARRIER();
+    /* A split barrier's arrival must be waited for first: an episode
+     * begun here would add to the counter before the arrival's episode
+     * completes. */
+    xwg__check_pending(self, 0u, XWG__MISUSE_BARRIER_WHILE_ARRIVED);
     uint failed;
     if (XWG__RUNS(algo, XWG__BARRIER_XF))
         failed = xwg__xf_arrive_or_collect(self, bound);
@@ -545,5 +637,59 @@ inline void xwg_barrier_of(xwg_self self)
  * between two barriers. */
 inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
 
+/* ---- The split-phase barrier -------------------------------------------------
+ * xwg_barrier_arrive() is xwg_barrier()'s first half (B1, B2), and
+ * xwg_barrier_wait(token) its second (B3, B4, B5), so every access made
+ * before an arrive by any participant happens-before every access made
+ * after the matching wait by any other participant, and the work between
+ * the two overlaps the barrier. Every work-item calls both, with the
+ * token its own arrive returned.
+ *
+ * Which algorithm: the tree where the launch runs the tree, with the
+ * flat wake at every size, and the counter otherwise (XF too). Both leave
+ * the state clean at every arrival: the grid counter is in the header,
+ * which the host writes before every launch, and the flat wake zeroes a
+ * cluster's count before it arrives at the grid. So a wait is the only
+ * part that can be missing when a kernel ends, and a missing wait leaves
+ * nothing for the next launch to trip on. They share the episode count
+ * with xwg_barrier() (the counter's and the tree's grid counter flip the
+ * same top bit once per episode), so the two kinds of call mix freely. */
+typedef uint xwg_token;
+
+inline xwg_token xwg_barrier_arrive_of(xwg_self self)
+{
+    /* B1 entry, as in xwg_barrier_of. */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) != 0)
+        return 0u;
+    xwg__check_pending(self, 0u, XWG__MISUSE_ARRIVE_TWICE);
+    self.shared[XWG__SH_PENDING] = 1u;
+#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 1
+    /* TEST ONLY: an arrival that nothing waits for. */
+    (void)xwg__counter_arrive(self);
+    return 0u;
+#else
+    if (XWG__RUNS(self.barrier_algo, XWG__BARRIER_TREE))
+        return xwg__tree_arrive(self, 1);
+    return xwg__counter_arrive(self);
+#endif
+}
+
+inline void xwg_barrier_wait_of(xwg_self self, xwg_token token)
+{
+    uint failed = 0u;
+    if (get_local_id(0) == 0) {
+        xwg__check_pending(self, 1u, XWG__MISUSE_WAIT_WITHOUT_ARRIVE);
+        self.shared[XWG__SH_PENDING] = 0u;
+        failed = xwg__episode_wait(self, token, self.watchdog);
+    }
+    if (failed)
+        (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
+    /* B5 exit: what work-item 0 acquired, to every work-item. */
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+}
+
 #define xwg_barrier() xwg_barrier_of(xwg__self)
 #define xwg_failed() xwg_failed_of(xwg__self)
+#define xwg_barrier_arrive() xwg_barrier_arrive_of(xwg__self)
+#define xwg_barrier_wait(token) xwg_barrier_wait_of(xwg__self, (token))

@@ -33,7 +33,9 @@
                                it, so a group's work-items agree */
 #define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
 #define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
-#define XWG__SH_WORDS 5u
+#define XWG__SH_PENDING 5u  /* 1 between a split barrier's arrive and its
+                               wait; work-item 0's alone */
+#define XWG__SH_WORDS 6u
 
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
@@ -52,6 +54,12 @@ typedef struct xwg_self {
      * local memory, as before, it cost 0.08 us per barrier on the H200 at
      * 1056 groups (results/README.md, the proto_*_localep rows). */
     __private uint *episodes;
+    /* The collectives' scratch (XWG__SCRATCH_WORDS words of local
+     * memory, declared by XWG_DISCOVER()), and how many collectives this
+     * work-item has called: every work-item counts its own, and all agree,
+     * as all call each one. */
+    __local uint *scratch;
+    __private uint *collectives;
 } xwg_self;
 
 /* ---- The discovery window, shared by both protocols ------------------ */
@@ -224,8 +232,9 @@ inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 /* ---- XWG_DISCOVER() ------------------------------------------------------ */
 
 inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
-                              __local uint *shared,
-                              __private uint *episodes)
+                              __local uint *shared, __local uint *scratch,
+                              __private uint *episodes,
+                              __private uint *collectives)
 {
     if (get_local_id(0) == 0) {
         uint mode = xwg__load_relaxed(&state[XWG__W_MODE]);
@@ -260,6 +269,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[XWG__SH_FAILED] = 0u;
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
         shared[XWG__SH_WATCHDOG] = bound;
+        shared[XWG__SH_PENDING] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -271,6 +281,8 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     self.barrier_algo = shared[XWG__SH_ALGO];
     self.watchdog = shared[XWG__SH_WATCHDOG];
     self.episodes = episodes;
+    self.scratch = scratch;
+    self.collectives = collectives;
     return self;
 }
 
@@ -290,14 +302,25 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 #define XWG_SELF xwg__self
 #endif
 
+/* Words of local memory for the collectives' work-group trees, one per
+ * work-item: xwg_program_build() defines it as the device's largest
+ * work-group. A collective in a larger group ends the launch with
+ * XWG_ERROR_BARRIER_MISUSE. A kernel that calls no collective does not
+ * use it, and the compilers we know then allocate none. */
+#ifndef XWG__SCRATCH_WORDS
+#define XWG__SCRATCH_WORDS 256u
+#endif
+
 /* The first statement of a kernel that has an XWG_STATE parameter. It runs
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */
 #define XWG_DISCOVER()                                                       \
     __local uint xwg__shared_ids[XWG__SH_WORDS];                             \
-    uint xwg__episodes = 0u;                                                 \
+    __local uint xwg__scratch[XWG__SCRATCH_WORDS];                           \
+    uint xwg__episodes = 0u, xwg__collectives = 0u;                          \
     const xwg_self xwg__self =                                               \
-        xwg__discover(xwg__state, xwg__shared_ids, &xwg__episodes);          \
+        xwg__discover(xwg__state, xwg__shared_ids, xwg__scratch,             \
+                      &xwg__episodes, &xwg__collectives);                    \
     if (xwg__self.num_groups == 0u)                                          \
         return;                                                              \
     XWG__BROKEN_SELF_COPY(void)0

@@ -28,6 +28,7 @@
 #define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
 #define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
+#define XWG__W_MISUSE 193u       /* XWG__MISUSE_*: the rule a group broke */
 #define XWG__W_COUNTER 224u      /* counter and tree barriers: top bit flips
                                     per episode. In the header, so 0 at the
                                     start of every launch: the barriers
@@ -37,8 +38,12 @@
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
 #define XWG__STATE_WORDS 256u    /* words before the flags (discovery needs
                                     no more) */
+/* The collectives' partials, after the flags: two banks of one word per
+ * launched group, dense, so that a group reads them all in few requests.
+ * Written before a barrier and read after it, never zeroed. */
+#define XWG__PARTIALS_AT(groups) (XWG__STATE_WORDS + (groups)*XWG__LINE_WORDS)
 /* Words of a state buffer for `groups` groups. */
-#define XWG__STATE_WORDS_FOR(groups) (XWG__STATE_WORDS + (groups)*XWG__LINE_WORDS)
+#define XWG__STATE_WORDS_FOR(groups) (XWG__PARTIALS_AT(groups) + 2u * (groups))
 
 #define XWG__BARRIER_XF 1u      /* Xiao and Feng's master/slave, as adapted
                                    by Sorensen et al. */
@@ -54,6 +59,17 @@
 #define XWG__MODE_DISCOVERY_ONLY 1u /* protocol, then every group returns */
 #define XWG__MODE_SKIP 2u           /* no protocol: hardware ids */
 #define XWG__MODE_CALIBRATE 3u      /* group 0 times the window loop */
+
+/* The rules a kernel can be seen to break (XWG__W_MISUSE). */
+#define XWG__MISUSE_ARRIVE_TWICE 1u          /* arrive, then arrive again */
+#define XWG__MISUSE_WAIT_WITHOUT_ARRIVE 2u   /* a wait with no arrive */
+#define XWG__MISUSE_BARRIER_WHILE_ARRIVED 3u /* a barrier or collective
+                                                between arrive and wait */
+#define XWG__MISUSE_BROADCAST_GROUP 4u       /* a broadcast from a group
+                                                that does not participate */
+#define XWG__MISUSE_GROUP_TOO_LARGE 5u       /* a collective in a group of
+                                                more work-items than
+                                                XWG__SCRATCH_WORDS */
 
 #define XWG__CLOSED 0x80000000u /* stable window: the poll has closed */
 #define XWG__SENSE 0x80000000u  /* counter and tree barriers: the bit that

@@ -76,6 +76,11 @@ int xwg__trace_enabled(void);
 void xwg__set_last_error(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* status.c: XWG_ERROR_BARRIER_MISUSE, with the rule the kernel broke
+ * (XWG__MISUSE_*, from the state's misuse word) for xwg_last_error() and
+ * the trace. */
+int xwg__misuse_error(unsigned rule);
+
 /* context.c: a GPU and nothing else. Oclgrind, a simulator that runs
  * groups on CPU threads, reports every device type at once: it is a CPU
  * device here (its discovery window, its self-test under load). A plain

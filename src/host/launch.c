@@ -270,20 +270,23 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
                              sizeof status, &status, NULL);
     if (err == CL_SUCCESS && status < 0)
         err = status; /* the kernel itself failed */
-    /* One read, of the failed flag and, where the kernel ran discovery,
-     * the participants too: on the H200 a second read cost about 8 us
-     * (results/raw/h200/clcost-waits-h200.txt). */
-    _Static_assert(XWG__W_COUNT < XWG__W_FAILED, "one read covers both");
-    cl_uint words[XWG__W_FAILED - XWG__W_COUNT + 1];
+    /* One read, of the failed flag and the misuse word and, where the
+     * kernel ran discovery, the participants too: on the H200 a second
+     * read cost about 8 us (results/raw/h200/clcost-waits-h200.txt). */
+    _Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
+                       XWG__W_MISUSE == XWG__W_FAILED + 1,
+                   "one read covers all three");
+    cl_uint words[XWG__W_MISUSE - XWG__W_COUNT + 1];
     const cl_uint first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
     if (err == CL_SUCCESS)
         err = xwg__read_state(ctx, p->state.mem, first,
-                              XWG__W_FAILED - first + 1, words);
-    cl_uint participants = p->groups, failed = 0;
+                              XWG__W_MISUSE - first + 1, words);
+    cl_uint participants = p->groups, failed = 0, misuse = 0;
     if (err == CL_SUCCESS) {
         if (!p->skip_discovery)
             participants = words[0];
         failed = words[XWG__W_FAILED - first];
+        misuse = words[XWG__W_MISUSE - first];
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0, p->barrier};
@@ -299,6 +302,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         return XWG_ERROR_DISCOVERY_FAILED;
     if (info != NULL)
         xwg__copy_versioned(info, &result, sizeof result);
+    if (misuse != 0)
+        return xwg__misuse_error(misuse);
     return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
 }
 

@@ -157,8 +157,17 @@ int xwg__program_build(xwg_context *ctx, const char *source,
                  ctx->info.barrier != XWG_BARRIER_DEFAULT
                      ? 1u << ctx->info.barrier
                      : XWG__DEFAULT_BARRIERS);
+    /* The collectives' local scratch: one word per work-item of the
+     * device's largest group (kernels/xwg_collectives.cl; 4096 at most).
+     * A caller's -DXWG__SCRATCH_WORDS wins. */
+    char defines[128];
+    size_t scratch = ctx->info.max_work_group_size;
+    snprintf(defines, sizeof defines, "%s#define XWG__SCRATCH_WORDS %zuu\n",
+             path_define, scratch < 1 ? 1 : scratch > 4096 ? 4096 : scratch);
+    if (options != NULL && strstr(options, "XWG__SCRATCH_WORDS") != NULL)
+        snprintf(defines, sizeof defines, "%s", path_define);
     char *full_source =
-        concat(path_define, xwg__kernel_library, "\n#line 1\n", source);
+        concat(defines, xwg__kernel_library, "\n#line 1\n", source);
     char *full_options = concat(std, " -cl-kernel-arg-info ",
                                 options != NULL ? options : "",
                                 barriers_option);

@@ -155,6 +155,27 @@ int xwg__invalid(const char *file, int line, const char *format, ...)
     return XWG_ERROR_INVALID_ARGUMENT;
 }
 
+int xwg__misuse_error(unsigned rule)
+{
+    const char *what =
+        rule == XWG__MISUSE_ARRIVE_TWICE
+            ? "xwg_barrier_arrive() twice without xwg_barrier_wait()"
+        : rule == XWG__MISUSE_WAIT_WITHOUT_ARRIVE
+            ? "xwg_barrier_wait() without xwg_barrier_arrive()"
+        : rule == XWG__MISUSE_BARRIER_WHILE_ARRIVED
+            ? "a barrier or collective between xwg_barrier_arrive() and "
+              "xwg_barrier_wait()"
+        : rule == XWG__MISUSE_BROADCAST_GROUP
+            ? "a broadcast from a group at or past xwg_num_groups()"
+        : rule == XWG__MISUSE_GROUP_TOO_LARGE
+            ? "a collective in a work-group larger than XWG__SCRATCH_WORDS "
+              "(build with xwg_program_build(), or define it)"
+            : "an unknown rule";
+    xwg__set_last_error("kernel misuse (rule %u): %s", rule, what);
+    XWG__TRACE("launch: kernel misuse (rule %u): %s", rule, what);
+    return XWG_ERROR_BARRIER_MISUSE;
+}
+
 int xwg__copy_versioned(void *dst, const void *src, size_t src_size)
 {
     size_t dst_size = *(const size_t *)dst;

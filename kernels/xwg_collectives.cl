@@ -1,0 +1,340 @@
+/*
+ * xwg_collectives.cl - grid-wide collectives on the global barrier:
+ * all-reduce, broadcast, and an exclusive scan across groups.
+ *
+ * Contract (docs/spec.md, "Collectives"): every work-item of every
+ * participant calls each collective, the same ones in the same order, as
+ * it calls xwg_barrier(), with the same uniform arguments (the group to
+ * broadcast from). Each collective is also a barrier: everything done
+ * before it happens-before everything done after it, in every group.
+ *
+ * How each works, in three steps:
+ *   C1 group part:  the group's work-items combine their values in local
+ *                   memory (C1 of a broadcast or a scan: work-item 0's
+ *                   value alone);
+ *   C2 publish:     work-item 0 stores the group's partial in its slot of
+ *                   the current bank (relaxed), then every group runs
+ *                   xwg_barrier_of(), whose B1/B2 release the store and
+ *                   whose B3/B5 acquire every group's;
+ *   C3 combine:     every work-item reads the partials it needs and the
+ *                   group combines them, in the same fixed order in every
+ *                   group, so every work-item of every group gets the same
+ *                   bits.
+ * Banks: two, used in turn (xwg_self.collectives counts the calls). A
+ * group that is done with collective k and races into k+1 writes the
+ * other bank; it cannot reach k+2, which writes this one again, before
+ * every group has arrived at k+1's barrier, so after every group has
+ * finished reading k's partials.
+ *
+ * Order, for floats (deterministic: it depends only on the values, the
+ * local size and the participants, never on timing):
+ *   - a tree over `count` values, one per work-item l < count in slot l:
+ *     slots j and j+h combine as s[j] = s[j] op s[j+h], for every j < h
+ *     with j+h < count, for h = P/2, P/4, ..., 1 (P the least power of
+ *     two >= count), and the result is slot 0;
+ *   - C1 is that tree over the group's values (count: the local size);
+ *   - C3: work-item l folds the partials l, l+size, l+2*size, ... left
+ *     to right, and the group runs the tree over those folds (count:
+ *     min(local size, participants)).
+ * tests/collectives_driver.c recomputes exactly this order on the host
+ * and compares bits. int and uint results are exact in any order (add
+ * wraps modulo 2^32); where the device has OpenCL 2.x work-group
+ * functions, C1 and C3 use them for int and uint. Not for float: their
+ * order is the implementation's, and not promised to be the same from
+ * run to run. float min and max are fmin and fmax (a NaN loses to a
+ * number).
+ */
+
+/* ---- Known-bad collectives, for the tests (never shipped) ------------------
+ * XWG_TEST_BROKEN_COLLECTIVE: 1 the split barrier's arrive does not count
+ * the group's episode for the wait to wait on (xwg_barrier.cl), 2 the
+ * partials read before the barrier that publishes them. */
+
+/* ---- The combining operators ----------------------------------------------- */
+inline uint xwg__op_add_uint(uint a, uint b) { return a + b; }
+inline uint xwg__op_min_uint(uint a, uint b) { return min(a, b); }
+inline uint xwg__op_max_uint(uint a, uint b) { return max(a, b); }
+/* Through uint: signed overflow would be undefined; this wraps. */
+inline int xwg__op_add_int(int a, int b)
+{
+    return as_int(as_uint(a) + as_uint(b));
+}
+inline int xwg__op_min_int(int a, int b) { return min(a, b); }
+inline int xwg__op_max_int(int a, int b) { return max(a, b); }
+inline float xwg__op_add_float(float a, float b) { return a + b; }
+inline float xwg__op_min_float(float a, float b) { return fmin(a, b); }
+inline float xwg__op_max_float(float a, float b) { return fmax(a, b); }
+
+/* Identities, for work-items whose value does not count (integer work-group
+ * functions only: the float tree never combines one). */
+#define XWG__IDENTITY_add_uint 0u
+#define XWG__IDENTITY_min_uint 0xffffffffu
+#define XWG__IDENTITY_max_uint 0u
+#define XWG__IDENTITY_add_int 0
+#define XWG__IDENTITY_min_int 0x7fffffff
+#define XWG__IDENTITY_max_int (-0x7fffffff - 1)
+
+/* ---- C1 and C3's group part -------------------------------------------------
+ * xwg__group_tree_OP_T(scratch, v, count): the tree over the values v of
+ * work-items 0 .. count-1 (uniform; 1 <= count <= local size), returned
+ * to every work-item. Every work-item of the group calls it. Work-item l
+ * writes slot l; each level h then combines slots l and l+h into l, for
+ * l < h and l+h < count, after a barrier that orders the level above.
+ * The levels are unrolled by the preprocessor, from the largest that
+ * XWG__SCRATCH_WORDS allows (a level with h >= count changes nothing):
+ * PoCL's compiler takes minutes over work-group barriers inside loops,
+ * and fails on barriers inside branches. The first barrier keeps the
+ * previous call's readers of slot 0 before this call's writers. F, in the
+ * level macros: the combining function's name, pasted whole (an operator
+ * passed on alone would be expanded, and min and max are macros in some
+ * implementations' headers). */
+#define XWG__TREE_LEVEL(F, T, h)                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (l < (h) && l + (h) < count)                                            \
+        s[l] = as_uint(F(as_##T(s[l]), as_##T(s[l + (h)])));
+
+#if XWG__SCRATCH_WORDS > 4096
+#error "xwg: XWG__SCRATCH_WORDS must be at most 4096"
+#endif
+#if XWG__SCRATCH_WORDS > 2048
+#define XWG__TREE_LEVELS_ABOVE_1024(F, T)                                     \
+    XWG__TREE_LEVEL(F, T, 2048u) XWG__TREE_LEVEL(F, T, 1024u)
+#elif XWG__SCRATCH_WORDS > 1024
+#define XWG__TREE_LEVELS_ABOVE_1024(F, T) XWG__TREE_LEVEL(F, T, 1024u)
+#else
+#define XWG__TREE_LEVELS_ABOVE_1024(F, T)
+#endif
+#if XWG__SCRATCH_WORDS > 512
+#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
+    XWG__TREE_LEVEL(F, T, 512u) XWG__TREE_LEVEL(F, T, 256u)                  \
+    XWG__TREE_LEVEL(F, T, 128u) XWG__TREE_LEVEL(F, T, 64u)
+#elif XWG__SCRATCH_WORDS > 256
+#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
+    XWG__TREE_LEVEL(F, T, 256u) XWG__TREE_LEVEL(F, T, 128u)                  \
+    XWG__TREE_LEVEL(F, T, 64u)
+#elif XWG__SCRATCH_WORDS > 128
+#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
+    XWG__TREE_LEVEL(F, T, 128u) XWG__TREE_LEVEL(F, T, 64u)
+#elif XWG__SCRATCH_WORDS > 64
+#define XWG__TREE_LEVELS_ABOVE_64(F, T) XWG__TREE_LEVEL(F, T, 64u)
+#else
+#define XWG__TREE_LEVELS_ABOVE_64(F, T)
+#endif
+/* Levels 32 .. 1: every group below 64 work-items pays for all six. */
+#define XWG__TREE_LEVELS_UP_TO_32(F, T)                                       \
+    XWG__TREE_LEVEL(F, T, 32u) XWG__TREE_LEVEL(F, T, 16u)                    \
+    XWG__TREE_LEVEL(F, T, 8u) XWG__TREE_LEVEL(F, T, 4u)                      \
+    XWG__TREE_LEVEL(F, T, 2u) XWG__TREE_LEVEL(F, T, 1u)
+
+#define XWG__DEFINE_GROUP_TREE(OP, T)                                          \
+    inline T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
+    {                                                                          \
+        const uint l = (uint)get_local_id(0);                                  \
+        /* (A group larger than the scratch is refused, xwg__next_bank.) */   \
+        count = min(count, (uint)(XWG__SCRATCH_WORDS));                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        if (l < (XWG__SCRATCH_WORDS))                                          \
+            s[l] = as_uint(v);                                                 \
+        XWG__TREE_LEVELS_ABOVE_1024(xwg__op_##OP##_##T, T)                    \
+        XWG__TREE_LEVELS_ABOVE_64(xwg__op_##OP##_##T, T)                      \
+        XWG__TREE_LEVELS_UP_TO_32(xwg__op_##OP##_##T, T)                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        return as_##T(s[0]);                                                   \
+    }
+
+#if defined(XWG_PATH_CL20) && __OPENCL_C_VERSION__ >= 200 &&                  \
+    (__OPENCL_C_VERSION__ < 300 ||                                             \
+     defined(__opencl_c_work_group_collective_functions))
+#define XWG__HAS_WORK_GROUP_FUNCTIONS 1
+#endif
+
+/* The trees, for every type and operator; where the device has work-group
+ * functions, int and uint use those instead (below). (Every macro here
+ * pastes its operator, add, min or max, and passes it on to no other
+ * macro: an argument passed on would be expanded, and min and max are
+ * macros in some implementations' headers.) */
+XWG__DEFINE_GROUP_TREE(add, uint)
+XWG__DEFINE_GROUP_TREE(min, uint)
+XWG__DEFINE_GROUP_TREE(max, uint)
+XWG__DEFINE_GROUP_TREE(add, int)
+XWG__DEFINE_GROUP_TREE(min, int)
+XWG__DEFINE_GROUP_TREE(max, int)
+XWG__DEFINE_GROUP_TREE(add, float)
+XWG__DEFINE_GROUP_TREE(min, float)
+XWG__DEFINE_GROUP_TREE(max, float)
+
+#if defined(XWG__HAS_WORK_GROUP_FUNCTIONS)
+/* int and uint, through the device's work-group functions: the result is
+ * exact, so their order does not matter. */
+#define XWG__DEFINE_GROUP_PART(OP, T)                                          \
+    inline T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
+    {                                                                          \
+        return work_group_reduce_##OP(                                         \
+            (uint)get_local_id(0) < count ? v : XWG__IDENTITY_##OP##_##T);    \
+    }
+#else
+#define XWG__DEFINE_GROUP_PART(OP, T)                                          \
+    inline T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
+    {                                                                          \
+        return xwg__group_tree_##OP##_##T(s, v, count);                        \
+    }
+#endif
+#define XWG__DEFINE_GROUP_PART_FLOAT(OP)                                       \
+    inline float xwg__group_##OP##_float(__local uint *s, float v,            \
+                                         uint count)                           \
+    {                                                                          \
+        return xwg__group_tree_##OP##_float(s, v, count);                      \
+    }
+
+XWG__DEFINE_GROUP_PART(add, uint)
+XWG__DEFINE_GROUP_PART(min, uint)
+XWG__DEFINE_GROUP_PART(max, uint)
+XWG__DEFINE_GROUP_PART(add, int)
+XWG__DEFINE_GROUP_PART(min, int)
+XWG__DEFINE_GROUP_PART(max, int)
+XWG__DEFINE_GROUP_PART_FLOAT(add)
+XWG__DEFINE_GROUP_PART_FLOAT(min)
+XWG__DEFINE_GROUP_PART_FLOAT(max)
+
+/* ---- The banks ------------------------------------------------------------- */
+
+/* This call's bank: one word per launched group (participant g's slot is
+ * word g), the two banks in turn. Every work-item counts its own calls.
+ * Every collective starts here, so here a group larger than the scratch
+ * (a program built without xwg_program_build()'s define) is refused. */
+inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
+{
+    if (get_local_id(0) == 0 && get_local_size(0) > (XWG__SCRATCH_WORDS))
+        xwg__misuse(self, XWG__MISUSE_GROUP_TOO_LARGE);
+    const uint launched = (uint)get_num_groups(0);
+    const uint bank = (*self.collectives)++ & 1u;
+    return &self.state[XWG__PARTIALS_AT(launched) + bank * launched];
+}
+
+/* C2's barrier, and where known-bad 2 moves it (after C3's reads). */
+#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 2
+#define XWG__PUBLISH(self) ((void)0)
+#define XWG__AFTER_READS(self) xwg_barrier_of(self)
+#else
+#define XWG__PUBLISH(self) xwg_barrier_of(self)
+#define XWG__AFTER_READS(self) ((void)0)
+#endif
+
+/* ---- All-reduce ------------------------------------------------------------
+ * xwg_reduce_OP_T(v): OP (add, min, max) over the v of every work-item of
+ * every participant, to every work-item; T is int, uint or float. */
+#define XWG__DEFINE_REDUCE(OP, T)                                              \
+    inline T xwg_reduce_##OP##_##T##_of(xwg_self self, T v)                   \
+    {                                                                          \
+        const uint l = (uint)get_local_id(0);                                  \
+        const uint size = (uint)get_local_size(0);                             \
+        const uint n = self.num_groups;                                        \
+        volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
+        /* C1, C2 */                                                           \
+        const T part = xwg__group_##OP##_##T(self.scratch, v, size);          \
+        if (l == 0u)                                                           \
+            xwg__store_relaxed(&bank[self.group_id], as_uint(part));           \
+        XWG__PUBLISH(self);                                                    \
+        /* C3: work-items past the participants keep `part`; the tree         \
+         * leaves them out. */                                                 \
+        T fold = part;                                                         \
+        for (uint i = l; i < n; i += size) {                                   \
+            const T x = as_##T(xwg__load_relaxed(&bank[i]));                   \
+            fold = i == l ? x : xwg__op_##OP##_##T(fold, x);                   \
+        }                                                                      \
+        XWG__AFTER_READS(self);                                                \
+        return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
+    }
+
+XWG__DEFINE_REDUCE(add, uint)
+XWG__DEFINE_REDUCE(min, uint)
+XWG__DEFINE_REDUCE(max, uint)
+XWG__DEFINE_REDUCE(add, int)
+XWG__DEFINE_REDUCE(min, int)
+XWG__DEFINE_REDUCE(max, int)
+XWG__DEFINE_REDUCE(add, float)
+XWG__DEFINE_REDUCE(min, float)
+XWG__DEFINE_REDUCE(max, float)
+
+/* ---- Broadcast -------------------------------------------------------------
+ * xwg_broadcast_T(v, from): work-item 0's v in participant `from`, to
+ * every work-item. `from` must be the same everywhere and below
+ * xwg_num_groups(); a group that sees it is not fails the launch with
+ * XWG_ERROR_BARRIER_MISUSE (the result is then undefined). */
+#define XWG__DEFINE_BROADCAST(T)                                               \
+    inline T xwg_broadcast_##T##_of(xwg_self self, T v, uint from)            \
+    {                                                                          \
+        volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
+        if (get_local_id(0) == 0) {                                            \
+            if (from >= self.num_groups)                                       \
+                xwg__misuse(self, XWG__MISUSE_BROADCAST_GROUP);                \
+            else if (self.group_id == from)                                    \
+                xwg__store_relaxed(&bank[0], as_uint(v));                      \
+        }                                                                      \
+        XWG__PUBLISH(self);                                                    \
+        const T x = as_##T(xwg__load_relaxed(&bank[0]));                       \
+        XWG__AFTER_READS(self);                                                \
+        return x;                                                              \
+    }
+
+XWG__DEFINE_BROADCAST(uint)
+XWG__DEFINE_BROADCAST(int)
+XWG__DEFINE_BROADCAST(float)
+
+/* ---- Exclusive scan across groups --------------------------------------------
+ * xwg_scan_exclusive_add_T(v, &total): with v the group's value (work-item
+ * 0's counts; pass the same in every work-item), returns the sum of the
+ * values of participants 0 .. g-1 to every work-item of participant g (0
+ * in participant 0), and stores the sum over all participants in *total.
+ * For stream compaction: v = the group's count, the result its first
+ * output index, *total the output's length. */
+#define XWG__DEFINE_SCAN(T)                                                    \
+    inline T xwg_scan_exclusive_add_##T##_of(xwg_self self, T v,              \
+                                             __private T *total)               \
+    {                                                                          \
+        const uint l = (uint)get_local_id(0);                                  \
+        const uint size = (uint)get_local_size(0);                             \
+        const uint n = self.num_groups, g = self.group_id;                     \
+        volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
+        if (l == 0u)                                                           \
+            xwg__store_relaxed(&bank[g], as_uint(v));                          \
+        XWG__PUBLISH(self);                                                    \
+        /* C3, twice: the earlier groups' values, and all of them. In         \
+         * participant 0 work-item 0's `before` stays 0, the result. */       \
+        T all = (T)0, before = (T)0;                                           \
+        for (uint i = l; i < n; i += size) {                                   \
+            const T x = as_##T(xwg__load_relaxed(&bank[i]));                   \
+            all = i == l ? x : xwg__op_add_##T(all, x);                        \
+            if (i < g)                                                         \
+                before = i == l ? x : xwg__op_add_##T(before, x);              \
+        }                                                                      \
+        XWG__AFTER_READS(self);                                                \
+        *total = xwg__group_add_##T(self.scratch, all, min(size, n));         \
+        return xwg__group_add_##T(self.scratch, before,                        \
+                                  clamp(g, 1u, size));                         \
+    }
+
+XWG__DEFINE_SCAN(uint)
+XWG__DEFINE_SCAN(int)
+XWG__DEFINE_SCAN(float)
+
+/* ---- The calls kernels make ------------------------------------------------- */
+#define xwg_reduce_add_uint(v) xwg_reduce_add_uint_of(xwg__self, (v))
+#define xwg_reduce_min_uint(v) xwg_reduce_min_uint_of(xwg__self, (v))
+#define xwg_reduce_max_uint(v) xwg_reduce_max_uint_of(xwg__self, (v))
+#define xwg_reduce_add_int(v) xwg_reduce_add_int_of(xwg__self, (v))
+#define xwg_reduce_min_int(v) xwg_reduce_min_int_of(xwg__self, (v))
+#define xwg_reduce_max_int(v) xwg_reduce_max_int_of(xwg__self, (v))
+#define xwg_reduce_add_float(v) xwg_reduce_add_float_of(xwg__self, (v))
+#define xwg_reduce_min_float(v) xwg_reduce_min_float_of(xwg__self, (v))
+#define xwg_reduce_max_float(v) xwg_reduce_max_float_of(xwg__self, (v))
+#define xwg_broadcast_uint(v, from) xwg_broadcast_uint_of(xwg__self, (v), (from))
+#define xwg_broadcast_int(v, from) xwg_broadcast_int_of(xwg__self, (v), (from))
+#define xwg_broadcast_float(v, from)                                           \
+    xwg_broadcast_float_of(xwg__self, (v), (from))
+#define xwg_scan_exclusive_add_uint(v, total)                                  \
+    xwg_scan_exclusive_add_uint_of(xwg__self, (v), (total))
+#define xwg_scan_exclusive_add_int(v, total)                                   \
+    xwg_scan_exclusive_add_int_of(xwg__self, (v), (total))
+#define xwg_scan_exclusive_add_float(v, total)                                 \
+    xwg_scan_exclusive_add_float_of(xwg__self, (v), (total))
