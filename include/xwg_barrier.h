@@ -90,9 +90,11 @@
  *                      for the same values, device, local size and
  *                      participants: the order of summation is fixed
  *                      (kernels/xwg_collectives.cl states it), never the
- *                      atomics' order. Each costs local memory of one
- *                      word per work-item of the device's largest group,
- *                      in kernels that call one.
+ *                      atomics' order. Groups of at most 1024
+ *                      work-items (or the device's largest, if smaller;
+ *                      a larger one ends in XWG_ERROR_BARRIER_MISUSE).
+ *                      A kernel that calls one uses that many words of
+ *                      local memory.
  *   xwg_fence_work_group(), xwg_fence_device(), xwg_fence_system()
  *                      sequentially consistent fences at each scope, like
  *                      CUDA's __threadfence_block(), __threadfence() and

@@ -158,12 +158,15 @@ int xwg__program_build(xwg_context *ctx, const char *source,
                      ? 1u << ctx->info.barrier
                      : XWG__DEFAULT_BARRIERS);
     /* The collectives' local scratch: one word per work-item of the
-     * device's largest group (kernels/xwg_collectives.cl; 4096 at most).
-     * A caller's -DXWG__SCRATCH_WORDS wins. */
+     * device's largest group, but at most 1024 (kernels/
+     * xwg_collectives.cl): every word doubles the work-group trees' last
+     * level, which every group pays for, and CPU devices, which allow
+     * 4096, would pay two levels for groups that few kernels use. A
+     * caller's -DXWG__SCRATCH_WORDS wins. */
     char defines[128];
     size_t scratch = ctx->info.max_work_group_size;
     snprintf(defines, sizeof defines, "%s#define XWG__SCRATCH_WORDS %zuu\n",
-             path_define, scratch < 1 ? 1 : scratch > 4096 ? 4096 : scratch);
+             path_define, scratch < 1 ? 1 : scratch > 1024 ? 1024 : scratch);
     if (options != NULL && strstr(options, "XWG__SCRATCH_WORDS") != NULL)
         snprintf(defines, sizeof defines, "%s", path_define);
     char *full_source =
