@@ -6,6 +6,8 @@
  *            for each barrier algorithm;
  *   jacobi   the stencil, compared bit for bit with a C reference;
  *   misuse   the three watchdog cases, each of which must time out;
+ *   split, collectives, collective_misuse  the split barrier and the
+ *            collectives (collective_checks.c);
  *   known_bad  (only when asked) a kernel with a race inside a group and
  *            an uninitialised read, for the Oclgrind report classifier.
  * It prints one CSV row per run and "N passed, M failed", and exits
@@ -16,7 +18,8 @@
  *
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
- *          [--only stress|jacobi|misuse|known_bad] [--csv FILE] [--label TEXT]
+ *          [--only stress|jacobi|misuse|split|collectives|collective_misuse|
+ *                  known_bad] [--csv FILE] [--label TEXT]
  *          [--algo xf|counter|tree]  (that barrier only)
  *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
  *                          work-group barriers, 3 relaxed releases, 4 all
@@ -24,43 +27,36 @@
  *                          every grid arrival taken for the last, 7 the
  *                          episode count not kept, 8 helpers counting
  *                          their own; the stress run must then fail)
+ *          [--broken-collective N]  (a known-bad split barrier or
+ *                          collective: 1 a wait that does not wait, 2
+ *                          partials read before they are published; the
+ *                          split or collectives run must then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
  *                          -DXWG__TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run
  *                          that discovery gave one group proves nothing)
+ *          [--groups N]   (split and collectives: N groups, discovery
+ *                          skipped; on PoCL with at least N worker
+ *                          threads they are co-resident)
+ *          [--watchdog-ms M]  (split and collectives: the launches'
+ *                          watchdog; long on a loaded CPU device)
  */
 #include "barrier_kernels.h"
-#include "xwg_barrier.h"
+#include "driver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-typedef struct driver {
-    cl_context cl;
-    cl_device_id device;
-    cl_command_queue queue;
-    xwg_context *xc;
-    xwg_device_info info;
-    size_t local;
-    unsigned episodes, launches, jacobi_n, jacobi_iters;
-    cl_uint min_groups; /* a stress run with fewer fails */
-    const char *only, *label;
-    const char *algo; /* --algo: one barrier, by name; NULL for all */
-    char options[192]; /* build options: a variant, a known-bad barrier */
-    FILE *csv;
-    int passed, failed;
-} driver;
-
-static double now_s(void)
+double now_s(void)
 {
     struct timespec t;
     timespec_get(&t, TIME_UTC);
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static void report(driver *d, const char *test, const char *variant,
+void report(driver *d, const char *test, const char *variant,
                    cl_uint groups, unsigned long long episodes,
                    unsigned long long errors, double seconds, int ok,
                    const char *note)
@@ -80,7 +76,7 @@ static void report(driver *d, const char *test, const char *variant,
     ok ? d->passed++ : d->failed++;
 }
 
-static cl_kernel build(driver *d, const char *source, const char *name)
+cl_kernel build(driver *d, const char *source, const char *name)
 {
     cl_program prog = NULL;
     char *log = NULL;
@@ -99,7 +95,7 @@ static cl_kernel build(driver *d, const char *source, const char *name)
 /* A zeroed buffer. Zeroed so that Oclgrind's --uninitialized check,
  * which cannot see that the barrier orders one group's stores before
  * another group's loads, has nothing to report for the data. */
-static cl_mem buffer(driver *d, size_t bytes)
+cl_mem buffer(driver *d, size_t bytes)
 {
     int err;
     cl_mem m = clCreateBuffer(d->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
@@ -242,17 +238,22 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--episodes")) d.episodes = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--launches")) d.launches = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--min-groups")) d.min_groups = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--groups")) d.groups = strtoul(v, NULL, 10);
+        else if (!strcmp(o, "--watchdog-ms")) d.watchdog_ms = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--jacobi-n")) d.jacobi_n = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--jacobi-iters")) d.jacobi_iters = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--only")) d.only = v;
         else if (!strcmp(o, "--algo")) d.algo = v;
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) d.label = v;
-        else if (!strcmp(o, "--broken") || !strcmp(o, "--build-options")) {
+        else if (!strcmp(o, "--broken") || !strcmp(o, "--build-options") ||
+                 !strcmp(o, "--broken-collective")) {
             size_t used = strlen(d.options);
             int n = snprintf(d.options + used, sizeof d.options - used,
                              !strcmp(o, "--broken")
                                  ? " -DXWG_TEST_BROKEN_BARRIER=%s"
+                             : !strcmp(o, "--broken-collective")
+                                 ? " -DXWG_TEST_BROKEN_COLLECTIVE=%s"
                                  : " %s", v);
             if (n < 0 || (size_t)n >= sizeof d.options - used) {
                 /* Cut short, a variant would run as the shipped barrier. */
@@ -359,6 +360,12 @@ int main(int argc, char **argv)
             run_misuse(&d, "plain", occ.groups + 2 * d.info.compute_units, 1,
                        algo);
         }
+        if (wants(&d, "split"))
+            run_split(&d, algo);
+        if (wants(&d, "collectives"))
+            run_collectives(&d, algo);
+        if (wants(&d, "collective_misuse"))
+            run_collective_misuse(&d, algo);
         if (d.xc != shared_xc) {
             xwg_context_release(d.xc);
             d.xc = shared_xc;
