@@ -30,6 +30,8 @@ typedef struct bench {
     const char *tag;    /* appended to barrier rows' names: a variant */
     int algos[4];       /* by xwg_barrier_algo: measure it? */
     int barriers_only;  /* full occupancy; no relaunch or discovery */
+    int collectives;    /* the split barrier and all-reduce rows, also
+                           with barriers_only */
     int prototypes; /* --prototypes: the tree's flat-wake prototypes */
     unsigned placements; /* the floor and barriers at this many places in
                             memory, or 0 */

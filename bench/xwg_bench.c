@@ -44,6 +44,9 @@
  *                               of its rows, barrier/tree+T, pingpong+T)
  *          [--barriers-only]   (full occupancy, barriers and pingpong only:
  *                               for variants)
+ *          [--collectives]     (with --barriers-only: also the split
+ *                               barrier and the all-reduces, per call,
+ *                               beside each barrier row at full occupancy)
  *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
  *          [--placements N]    (also the floor, and the counter and tree
  *                               barriers, with their words at N places in
@@ -71,6 +74,32 @@ static const char bench_source[] =
     "    XWG_DISCOVER();\n"
     "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
     "        xwg_barrier();\n"
+    "}\n"
+    /* The split barrier with nothing between arrive and wait, and the
+     * all-reduces: each result feeds the next call, so none is idle. */
+    "__kernel void splits(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
+    "        xwg_token t = xwg_barrier_arrive();\n"
+    "        xwg_barrier_wait(t);\n"
+    "    }\n"
+    "}\n"
+    "__kernel void reduces_float(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    float acc = 1.0f;\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
+    "        acc = xwg_reduce_add_float(acc * 0.5f);\n"
+    "    if (xwg_global_id() == 0) sink[0] = acc;\n"
+    "}\n"
+    "__kernel void reduces_uint(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    uint acc = 1u;\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
+    "        acc = xwg_reduce_add_uint(acc & 1u);\n"
+    "    if (xwg_global_id() == 0) sink[0] = (float)acc;\n"
     "}\n"
     "__kernel void empty(__global uint *sink)\n"
     "{\n"
@@ -260,6 +289,37 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
     return t[1];
 }
 
+/* Beside a barrier row (same launch options): the split barrier and the
+ * all-reduces, per call. */
+static void measure_collectives(bench *b, int xf, size_t local,
+                                const xwg_launch_options *lo, cl_mem sink)
+{
+    static const char *const kernels[] = {"splits", "reduces_float",
+                                          "reduces_uint"};
+    static const char *const rows[] = {"split", "allreduce-float",
+                                       "allreduce-uint"};
+    xwg_context *shared_xc = b->xc;
+    if (xf)
+        b->xc = b->xf_xc;
+    for (int i = 0; i < 3; i++) {
+        int err;
+        cl_kernel k = clCreateKernel(xf ? b->xf_prog : b->prog, kernels[i],
+                                     &err);
+        clSetKernelArg(k, 1, sizeof sink, &sink);
+        cl_uint g1 = 0, g2 = 0;
+        xwg_barrier_algo ran = XWG_BARRIER_DEFAULT;
+        double t1 = barrier_launch_us(b, k, local, lo, b->e1, &g1, &ran);
+        double t2 = barrier_launch_us(b, k, local, lo, b->e2, &g2, &ran);
+        char name[96];
+        snprintf(name, sizeof name, "%s/%s%s%s", rows[i],
+                 xwg_barrier_algo_name(lo->barrier), *b->tag ? "+" : "",
+                 b->tag);
+        row(b, name, local, "full", g2, (t2 - t1) / (b->e2 - b->e1));
+        clReleaseKernel(k);
+    }
+    b->xc = shared_xc;
+}
+
 static void measure_size(bench *b, size_t local)
 {
     int err;
@@ -319,6 +379,9 @@ static void measure_size(bench *b, size_t local)
                      xwg_barrier_algo_name((xwg_barrier_algo)a),
                      *b->tag ? "+" : "", b->tag);
             row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
+            if (o == 0 && (!b->barriers_only || b->collectives))
+                measure_collectives(b, a == XWG_BARRIER_XF && xf_k != NULL,
+                                    local, &lo, sink);
         }
         if (o == 0 && (b->placements || b->prototypes))
             measure_placed(b, local, groups);
@@ -406,6 +469,7 @@ int main(int argc, char **argv)
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
         if (!strcmp(o, "--barriers-only")) { b.barriers_only = 1; continue; }
+        if (!strcmp(o, "--collectives")) { b.collectives = 1; continue; }
         if (!strcmp(o, "--prototypes")) { b.prototypes = 1; continue; }
         i++;
         if (!strcmp(o, "--platform-name")) platform = v;

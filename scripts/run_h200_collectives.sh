@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# run_h200_collectives.sh - the split barrier and the collectives on the
+# H200, run on the GPU machine through the device tool:
+#   the data checks (tests/collective_checks.c) at full occupancy for 256
+#   and 1024 work-items, per barrier algorithm: the split barrier's stress
+#   (10^6 episodes), every collective against the host's reference
+#   (10^5 episodes of 17 collectives each), and the four misuses;
+#   xwg-bench's barrier, split barrier and all-reduce rows per call, and
+#   CUDA's all-reduce as CUDA users write it (bench/cuda/allreduce.cu)
+#   beside grid.sync(), in the same run.
+# Writes $OUT/collectives-stress-h200.csv (barrier_driver's columns) and
+# $OUT/collectives-h200.csv (xwg-bench's columns: label, device, variant,
+# local_size, occupancy, groups, us).
+set -uo pipefail
+out=${OUT:-./h200-out}
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
+driver=/tmp/xwg-build/barrier_driver
+stress="$out/collectives-stress-h200.csv"
+echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$stress"
+status=0
+for local in 256 1024; do
+  echo "== split, collectives and misuse at $local" >&2
+  timeout 120 $driver --platform-name NVIDIA --local-size $local \
+      --episodes 100000 --launches 10 --only split --csv "$stress" \
+      --label nvidia || status=1
+  timeout 200 $driver --platform-name NVIDIA --local-size $local \
+      --episodes 50000 --launches 2 --only collectives --csv "$stress" \
+      --label nvidia || status=1
+  timeout 60 $driver --platform-name NVIDIA --local-size $local \
+      --only collective_misuse --csv "$stress" --label nvidia || status=1
+done
+bench="$out/collectives-h200.csv"
+rm -f "$bench"
+echo "== xwg-bench: barrier, split barrier, all-reduce" >&2
+timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
+    --local-sizes 64,256,1024 --barriers-only --collectives \
+    --algos counter,tree,default --csv "$bench" --label xwg-nvidia >&2 ||
+  status=1
+echo "== CUDA: all-reduce and grid.sync()" >&2
+nvcc -O3 -arch=sm_90 -o /tmp/allreduce bench/cuda/allreduce.cu &&
+  timeout 60 /tmp/allreduce >> "$bench" || status=1
+exit $status
