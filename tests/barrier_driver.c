@@ -110,6 +110,43 @@ cl_mem buffer(driver *d, size_t bytes)
     return m;
 }
 
+int launch_counting(driver *d, const char *test, cl_kernel k, cl_mem errors,
+                    const xwg_launch_options *opts, unsigned episodes,
+                    counted *c)
+{
+    int err = XWG_SUCCESS;
+    for (unsigned i = 0; err == XWG_SUCCESS && i < d->launches; i++) {
+        const cl_uint zero = 0;
+        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zero, &zero,
+                             0, NULL, NULL);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch_ex(d->xc, d->queue, k, d->local, opts, &info);
+        cl_uint found = 0;
+        clEnqueueReadBuffer(d->queue, errors, CL_TRUE, 0, sizeof found,
+                            &found, 0, NULL, NULL);
+        c->bad += found;
+        c->episodes += episodes;
+        c->groups = info.groups;
+        fprintf(stderr, "\r%s %s: launch %u of %u", test,
+                xwg_barrier_algo_name(opts->barrier), i + 1, d->launches);
+    }
+    fprintf(stderr, "\n");
+    return err;
+}
+
+void report_counted(driver *d, const char *test, xwg_barrier_algo algo,
+                    const counted *c, double start, int err)
+{
+    /* Fewer groups than asked for test less than they claim: one group
+     * synchronises with nobody. */
+    int enough = c->groups >= d->min_groups;
+    report(d, test, xwg_barrier_algo_name(algo), c->groups, c->episodes,
+           c->bad, now_s() - start, err == XWG_SUCCESS && c->bad == 0 && enough,
+           err != XWG_SUCCESS ? xwg_status_name(err)
+           : enough           ? ""
+                              : "fewer groups than --min-groups");
+}
+
 static void run_stress(driver *d, xwg_barrier_algo algo)
 {
     cl_kernel k = build(d, stress_source, "stress");
@@ -124,33 +161,11 @@ static void run_stress(driver *d, xwg_barrier_algo algo)
     clSetKernelArg(k, 0, sizeof data, &data);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
-    unsigned long long bad = 0, total = 0;
-    cl_uint groups = 0;
+    counted c = {0};
     double start = now_s();
-    for (unsigned i = 0; err == XWG_SUCCESS && i < d->launches; i++) {
-        const cl_uint zero = 0;
-        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zero, &zero,
-                             0, NULL, NULL);
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
-        cl_uint found = 0;
-        clEnqueueReadBuffer(d->queue, errors, CL_TRUE, 0, sizeof found,
-                            &found, 0, NULL, NULL);
-        bad += found;
-        total += episodes;
-        groups = info.groups;
-        fprintf(stderr, "\rstress %s: launch %u of %u",
-                xwg_barrier_algo_name(algo), i + 1, d->launches);
-    }
-    fprintf(stderr, "\n");
-    /* Fewer groups than asked for test less than they claim: one group
-     * synchronises with nobody. */
-    int enough = groups >= d->min_groups;
-    report(d, "stress", xwg_barrier_algo_name(algo), groups, total, bad,
-           now_s() - start, err == XWG_SUCCESS && bad == 0 && enough,
-           err != XWG_SUCCESS ? xwg_status_name(err)
-           : enough           ? ""
-                              : "fewer groups than --min-groups");
+    if (err == XWG_SUCCESS)
+        err = launch_counting(d, "stress", k, errors, &opts, episodes, &c);
+    report_counted(d, "stress", algo, &c, start, err);
     clReleaseMemObject(data);
     clReleaseMemObject(errors);
     clReleaseKernel(k);

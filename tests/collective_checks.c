@@ -179,27 +179,10 @@ void run_split(driver *d, xwg_barrier_algo algo)
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
     launch_options(d, &opts);
-    unsigned long long bad = 0, total = 0;
-    cl_uint groups = 0;
+    counted c = {0};
     double start = now_s();
-    for (unsigned i = 0; err == XWG_SUCCESS && i < d->launches; i++) {
-        const cl_uint zero = 0;
-        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zero, &zero,
-                             0, NULL, NULL);
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
-        cl_uint found = 0;
-        read_errors(d, errors, &found, 1);
-        bad += found;
-        total += episodes;
-        groups = info.groups;
-    }
-    int enough = groups >= d->min_groups;
-    report(d, "split", xwg_barrier_algo_name(algo), groups, total, bad,
-           now_s() - start, err == XWG_SUCCESS && bad == 0 && enough,
-           err != XWG_SUCCESS ? xwg_status_name(err)
-           : enough           ? ""
-                              : "fewer groups than --min-groups");
+    err = launch_counting(d, "split", k, errors, &opts, episodes, &c);
+    report_counted(d, "split", algo, &c, start, err);
     clReleaseMemObject(work);
     clReleaseMemObject(data);
     clReleaseMemObject(errors);

@@ -42,6 +42,22 @@ cl_kernel build(driver *d, const char *source, const char *name);
 /* A zeroed read-write buffer; exits 2 if it cannot be made. */
 cl_mem buffer(driver *d, size_t bytes);
 
+/* What a run of launches that count wrong values found. */
+typedef struct counted {
+    unsigned long long bad, episodes;
+    cl_uint groups; /* the last launch's */
+} counted;
+/* d->launches launches of k, each after zeroing the word `errors` that
+ * the kernel counts its wrong values into, adding to *c. Returns the
+ * first failed launch's status, or XWG_SUCCESS. */
+int launch_counting(driver *d, const char *test, cl_kernel k, cl_mem errors,
+                    const xwg_launch_options *opts, unsigned episodes,
+                    counted *c);
+/* report() for such a run: it passes with no error, no wrong value and at
+ * least d->min_groups groups. */
+void report_counted(driver *d, const char *test, xwg_barrier_algo algo,
+                    const counted *c, double start, int err);
+
 /* collective_checks.c: the split barrier's stress, the collectives
  * checked against the host's reference, and the misuses that must end in
  * XWG_ERROR_BARRIER_MISUSE; each for the launch's barrier `algo`. */
