@@ -58,26 +58,6 @@ __global__ void syncs(unsigned count)
         grid.sync();
 }
 
-// Median of 5 cooperative launches of `kernel`, in us.
-static float time_launch(void *kernel, int blocks, int threads, void **args)
-{
-    float t[5];
-    for (int r = 0; r < 5; r++) {
-        cudaEvent_t a, b;
-        start_timer(&a, &b);
-        CHECK(cudaLaunchCooperativeKernel(kernel, blocks, threads, args, 0, 0));
-        t[r] = stop_timer_us(a, b);
-    }
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
-            if (t[j] < t[i]) {
-                float x = t[i];
-                t[i] = t[j];
-                t[j] = x;
-            }
-    return t[2];
-}
-
 int main(int argc, char **argv)
 {
     unsigned e1 = argc > 2 ? atoi(argv[1]) : 256;
@@ -101,13 +81,14 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             CHECK(cudaMemset(sums, 0, 2 * sizeof(float)));
             void *args[] = {&counts[k], &sums, &sink};
-            t[k] = time_launch((void *)allreduces, blocks, size, args);
+            t[k] = time_cooperative_us((void *)allreduces, blocks, size,
+                                       args);
         }
         printf("cuda,\"%s\",allreduce-float,%d,full,%d,%.4f\n", prop.name,
                size, blocks, (t[1] - t[0]) / (e2 - e1));
         for (int k = 0; k < 2; k++) {
             void *args[] = {&counts[k]};
-            t[k] = time_launch((void *)syncs, blocks, size, args);
+            t[k] = time_cooperative_us((void *)syncs, blocks, size, args);
         }
         printf("cuda,\"%s\",grid.sync,%d,full,%d,%.4f\n", prop.name, size,
                blocks, (t[1] - t[0]) / (e2 - e1));

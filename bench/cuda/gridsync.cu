@@ -65,23 +65,8 @@ __global__ void pingpong(unsigned *flags, unsigned rounds, int relaxed)
 // One cooperative launch of `count` grid.sync() calls; median of 5, in us.
 static float time_syncs(int blocks, int threads, unsigned count)
 {
-    float best[5];
-    for (int r = 0; r < 5; r++) {
-        void *args[] = {&count};
-        cudaEvent_t a, b;
-        start_timer(&a, &b);
-        CHECK(cudaLaunchCooperativeKernel((void *)syncs, blocks, threads, args,
-                                          0, 0));
-        best[r] = stop_timer_us(a, b);
-    }
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
-            if (best[j] < best[i]) {
-                float t = best[i];
-                best[i] = best[j];
-                best[j] = t;
-            }
-    return best[2];
+    void *args[] = {&count};
+    return time_cooperative_us((void *)syncs, blocks, threads, args);
 }
 
 // Where the flags of placement i sit, in words (xwg-bench's spacing).
