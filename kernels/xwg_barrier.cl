@@ -386,15 +386,27 @@ inline volatile XWG__GLOBAL_WORD *xwg__cluster_word(xwg_self self)
     return &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
 }
 
+inline uint xwg__cluster_count(xwg_self self)
+{
+    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
+                          XWG__TREE_FANIN;
+    return clusters;
+}
+
+/* Written from the cluster count, not as num_groups - cluster * fan-in:
+ * LLVM turns that into group_id % fan-in and then inserts a `freeze`,
+ * which Oclgrind's uninitialised-value checker cannot run. */
 inline uint xwg__cluster_members(xwg_self self)
 {
     const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint clusters = xwg__cluster_count(self);
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 9
     /* TEST ONLY: a partial last cluster waits for members it lacks. */
     const uint members = XWG__TREE_FANIN;
 #else
-    const uint members = min(XWG__TREE_FANIN,
-                             self.num_groups - cluster * XWG__TREE_FANIN);
+    const uint members = cluster + 1u < clusters
+                             ? XWG__TREE_FANIN
+                             : self.num_groups - (clusters - 1u) * XWG__TREE_FANIN;
 #endif
     return members;
 }
@@ -407,8 +419,7 @@ inline uint xwg__tree_arrive(xwg_self self, int flat)
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     volatile XWG__GLOBAL_WORD *sub = xwg__cluster_word(self);
     const uint cluster = self.group_id / XWG__TREE_FANIN;
-    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
-                          XWG__TREE_FANIN;
+    const uint clusters = xwg__cluster_count(self);
     const uint members = xwg__cluster_members(self);
     const uint before = xwg__begin_episode(self);
     /* B2 arrive (cluster): release this group's accesses. acq_rel: the
