@@ -104,8 +104,9 @@ inline void xwg_fence_system(void)
  * as if there were two groups, 11 the exit barrier without its global
  * fence. 9 and 10 change nothing on two groups: tests/test_shapes.c runs
  * more. The stress tests must fail on each (tests/CMakeLists.txt), except
- * where no device at hand reorders: 3 and 4 need hardware (the H200
- * catches 4, not 3), and 11 fails nowhere, the H200 included: its
+ * where no device at hand reorders: the stress tests catch 3 and 4 only
+ * on hardware (the H200 catches 4, not 3), so tests/check_orders.py
+ * catches both in the compiled code; and 11 fails nowhere, the H200 included: its
  * work-group barrier orders global memory for the group either way
  * (results/known-bad-h200.csv, scripts/run_h200_known_bad.sh). */
 
