@@ -207,6 +207,71 @@ START_TEST(a_timeout_ends_every_other_wait)
 }
 END_TEST
 
+/* ---- a wait far into its polls still sees the flag -------------------- */
+
+/* Group 0's work-item 0 counts polls with the library's own watchdog
+ * step (xwg__wait_expired, tests only) under the largest bound there is,
+ * and says when it is 128 polls in; group 1's then makes a wait of 1024
+ * polls on a word that never changes, which runs out and marks the launch
+ * failed. Group 0 must stop within XWG_TUNE_FLAG_EVERY polls of that
+ * mark, long before its own bound: every interval of a wait reads the
+ * flag, not only its first (a wait that read it once, at poll 64, would
+ * count to 2^32 - 1 here). */
+static const char far_wait_source[] =
+    "__kernel void far_wait(__global uint *out,\n"
+    "                       volatile XWG__GLOBAL_WORD *words, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) != 0)\n"
+    "        return;\n"
+    "    uint polls = 0u;\n"
+    "    if (xwg_group_id() == 0) {\n"
+    "        while (!xwg__wait_expired(xwg__state, &polls, 0xffffffffu))\n"
+    "            if (polls == 128u)\n"
+    "                xwg__store_relaxed(&words[0], 1u); /* 128 in */\n"
+    "        out[0] = polls;\n"
+    "    } else {\n"
+    "        while (xwg__load_relaxed(&words[0]) == 0u &&\n"
+    "               !xwg__wait_expired(&words[2], &polls, 0xffffffffu))\n"
+    "            ;\n"
+    "        out[1] = xwg__await_change(&words[1], 0u, 0xffffffffu,\n"
+    "                                   xwg__state, 1024u);\n"
+    "    }\n"
+    "}\n";
+
+START_TEST(a_wait_far_into_its_polls_sees_the_flag)
+{
+    ck_assert_uint_ge(threads(), 2);
+    test_env env;
+    open_env(&env, XWG_BARRIER_DEFAULT);
+    cl_kernel k = test_build_kernel(&env, far_wait_source, "far_wait", NULL);
+    cl_mem out = test_buffer(&env, 2 * sizeof(cl_uint));
+    cl_mem words = test_buffer(&env, 3 * sizeof(cl_uint));
+    test_fill(&env, out, 0, 2);
+    test_fill(&env, words, 0, 3);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof words, &words);
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.groups = 2;
+    lo.skip_discovery = 1;
+    int err = xwg_launch_ex(env.xc, env.queue, k, 16, &lo, NULL);
+    ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT, "%s, not a timeout",
+                  xwg_status_name(err));
+    cl_uint got[2];
+    test_read_words(&env, out, got, 2);
+    ck_assert_msg(got[1] == 1, "the short wait returned %u, not 1", got[1]);
+    printf("a wait 128 polls in stopped after %u polls\n", got[0]);
+    ck_assert_msg(got[0] > 128 && got[0] < 0xffffffffu,
+                  "the long wait stopped after %u polls: it never saw the "
+                  "failed flag",
+                  got[0]);
+    clReleaseMemObject(out);
+    clReleaseMemObject(words);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 /* ---- watchdog_ms ------------------------------------------------------- */
 
 /* Every group writes the bound its barrier waits use (xwg_self.watchdog,
@@ -508,6 +573,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_waiting_group_sees_the_timeout);
     tcase_add_test(tc, a_timeout_ends_every_other_wait);
+    tcase_add_test(tc, a_wait_far_into_its_polls_sees_the_flag);
     tcase_add_test(tc, watchdog_ms_sets_the_bound);
     tcase_add_test(tc, groups_zero_launches_the_discovered_count);
     tcase_add_test(tc, protocol_stays_on_when_the_device_is_shared);
