@@ -271,6 +271,78 @@ static void check_recall(xwg_discovery_protocol protocol, const char *name)
                   name, threads, RECALL_RUNS, window);
 }
 
+/* The stable window's own contract, which recall rests on: it closes only
+ * after `window` polls in which the arrivals word did not change, however
+ * long the changes go on. Group 1's work-item 0 makes `changes` adds to a
+ * word of the test's, as arriving groups would; group 0's waits (bounded)
+ * for the first, then runs the library's window (xwg__wait_stable, tests
+ * only) on that word and writes what it read when the window closed. */
+static const char window_source[] =
+    "__kernel void window(__global uint *out, volatile XWG__GLOBAL_WORD *w,\n"
+    "                     uint window, uint changes, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) != 0)\n"
+    "        return;\n"
+    "    if (xwg_group_id() == 1) {\n"
+    "        for (uint i = 0; i < changes; i++)\n"
+    "            xwg__add_relaxed(&w[0], 1u);\n"
+    "        return;\n"
+    "    }\n"
+    "    uint polls = 0u, seen;\n"
+    "    while ((seen = xwg__load_relaxed(&w[0])) == 0u &&\n"
+    "           !xwg__wait_expired(&w[1], &polls, 0xffffffffu))\n"
+    "        ;\n"
+    "    xwg__wait_stable(&w[0], seen, window, XWG__NO_LIMIT);\n"
+    "    out[0] = xwg__load_relaxed(&w[0]);\n"
+    "}\n";
+
+/* Tries, each with a window 4 times the last (2^22 polls, milliseconds,
+ * to 2^28) and as many changes as polls in it: a window that closed at a
+ * fixed delay after the first change would close long before the last
+ * (an add to a contended word costs many polls of it); one that waits for
+ * quiet closes after it, unless the changing thread is held back for a
+ * whole window, which a busy machine does for the shortest but not for
+ * the longest. */
+#define WINDOW_TRIES 4
+
+START_TEST(stable_window_waits_for_the_last_change)
+{
+    ck_assert_int_ge(test_env_int("XWG_TEST_THREADS", 2), 2);
+    test_env env;
+    open_with_protocol(&env, XWG_DISCOVERY_DEFAULT, 0);
+    cl_kernel k = test_build_kernel(&env, window_source, "window", NULL);
+    cl_mem out = test_buffer(&env, sizeof(cl_uint));
+    cl_mem words = test_buffer(&env, 2 * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof words, &words);
+    int closed_after = 0;
+    for (int t = 0; t < WINDOW_TRIES && !closed_after; t++) {
+        cl_uint window = 1u << (22 + 2 * t), changes = window, seen = 0;
+        test_fill(&env, out, 0, 1);
+        test_fill(&env, words, 0, 2);
+        clSetKernelArg(k, 2, sizeof window, &window);
+        clSetKernelArg(k, 3, sizeof changes, &changes);
+        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+        lo.groups = 2;
+        lo.skip_discovery = 1;
+        ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 1, &lo, NULL),
+                         XWG_SUCCESS);
+        test_read_words(&env, out, &seen, 1);
+        printf("window of %u polls: closed after %u of %u changes\n",
+               window, seen, changes);
+        fflush(stdout);
+        closed_after = seen == changes;
+    }
+    ck_assert_msg(closed_after, "the window closed before the last change "
+                                "at every size");
+    clReleaseMemObject(out);
+    clReleaseMemObject(words);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(stable_window_recall)
 {
     check_recall(XWG_DISCOVERY_DEFAULT, "default (stable window)");
@@ -292,6 +364,7 @@ int main(void)
     if (test_env_int("XWG_TEST_RECALL", 0)) {
         tcase_add_test(tc, stable_window_recall);
         tcase_add_test(tc, ticket_lock_recall);
+        tcase_add_test(tc, stable_window_waits_for_the_last_change);
     } else {
         tcase_add_test(tc, stable_window_is_safe_64);
         tcase_add_test(tc, stable_window_is_safe_1024);
