@@ -1,0 +1,374 @@
+/*
+ * cg_matrix.c - the matrices of the CG solvers and the host's checks
+ * (cg_matrix.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cg_matrix.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void csr_free(csr_matrix *a)
+{
+    free(a->row);
+    free(a->col);
+    free(a->val);
+    memset(a, 0, sizeof *a);
+}
+
+static int csr_alloc(csr_matrix *a, uint32_t n, uint32_t nnz)
+{
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    a->nnz = nnz;
+    a->row = malloc(((size_t)n + 1) * sizeof *a->row);
+    a->col = malloc((size_t)nnz * sizeof *a->col);
+    a->val = malloc((size_t)nnz * sizeof *a->val);
+    if (a->row == NULL || a->col == NULL || a->val == NULL) {
+        csr_free(a);
+        return -1;
+    }
+    return 0;
+}
+
+/* A fixed generator (splitmix64), so that the matrix is the same on every
+ * machine and in both solvers; uniform in [0, 1). */
+static float next_uniform(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)(z >> 40) / (float)(1u << 24);
+}
+
+int csr_tridiagonal(csr_matrix *a, uint32_t n)
+{
+    if (n < 2 || n > (1u << 30) || csr_alloc(a, n, 3 * n - 2))
+        return -1;
+    uint64_t seed = 1;
+    /* off[i] joins rows i and i + 1: the same value above and below the
+     * diagonal. */
+    float below = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        a->row[i] = k;
+        if (i > 0) {
+            a->col[k] = i - 1;
+            a->val[k++] = below;
+        }
+        a->col[k] = i;
+        a->val[k++] = next_uniform(&seed) + 10.0f;
+        if (i + 1 < n) {
+            below = next_uniform(&seed);
+            a->col[k] = i + 1;
+            a->val[k++] = below;
+        }
+    }
+    a->row[n] = k;
+    snprintf(a->name, sizeof a->name, "tridiag:%u", n);
+    return 0;
+}
+
+int csr_laplacian_2d(csr_matrix *a, uint32_t w, uint32_t h)
+{
+    if (w == 0 || h == 0 || (uint64_t)w * h > (1u << 28) ||
+        csr_alloc(a, w * h, 5 * w * h))
+        return -1;
+    uint32_t k = 0;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t i = y * w + x;
+            a->row[i] = k;
+            /* Columns in ascending order: up, left, centre, right, down. */
+            if (y > 0) {
+                a->col[k] = i - w;
+                a->val[k++] = -1.0f;
+            }
+            if (x > 0) {
+                a->col[k] = i - 1;
+                a->val[k++] = -1.0f;
+            }
+            a->col[k] = i;
+            a->val[k++] = 4.0f;
+            if (x + 1 < w) {
+                a->col[k] = i + 1;
+                a->val[k++] = -1.0f;
+            }
+            if (y + 1 < h) {
+                a->col[k] = i + w;
+                a->val[k++] = -1.0f;
+            }
+        }
+    a->row[a->n] = k;
+    a->nnz = k;
+    snprintf(a->name, sizeof a->name, "laplace:%ux%u", w, h);
+    return 0;
+}
+
+/* ---- Matrix Market ----------------------------------------------------------- */
+
+typedef struct entry {
+    uint32_t r, c;
+    float v;
+} entry;
+
+static int by_row_then_column(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    if (a->r != b->r)
+        return a->r < b->r ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* Entries sorted by row and column into a; duplicates and a general
+ * matrix that is not symmetric are refused (message in err). */
+static int csr_from_entries(csr_matrix *a, uint32_t n, entry *e, size_t count,
+                            const char *path, char *err, unsigned err_size)
+{
+    qsort(e, count, sizeof *e, by_row_then_column);
+    for (size_t k = 1; k < count; k++)
+        if (e[k].r == e[k - 1].r && e[k].c == e[k - 1].c) {
+            snprintf(err, err_size, "%s: entry (%u, %u) given twice", path,
+                     e[k].r + 1, e[k].c + 1);
+            return -1;
+        }
+    if (count > 0xffffffffu || csr_alloc(a, n, (uint32_t)count)) {
+        snprintf(err, err_size, "%s: out of memory for %zu entries", path,
+                 count);
+        return -1;
+    }
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        a->row[i] = (uint32_t)k;
+        for (; k < count && e[k].r == i; k++) {
+            a->col[k] = e[k].c;
+            a->val[k] = e[k].v;
+        }
+    }
+    a->row[n] = (uint32_t)count;
+    /* Symmetric: every (i, j, v) has its (j, i, v). */
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k2 = a->row[i]; k2 < a->row[i + 1]; k2++) {
+            uint32_t j = a->col[k2], lo = a->row[j], hi = a->row[j + 1];
+            while (lo < hi) { /* binary search for column i in row j */
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (a->col[mid] < i)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == a->row[j + 1] || a->col[lo] != i ||
+                a->val[lo] != a->val[k2]) {
+                snprintf(err, err_size,
+                         "%s: not symmetric: entry (%u, %u) has no equal "
+                         "(%u, %u)",
+                         path, i + 1, j + 1, j + 1, i + 1);
+                csr_free(a);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+#define FAIL(...)                                                              \
+    do {                                                                       \
+        snprintf(err, err_size, __VA_ARGS__);                                  \
+        goto done;                                                             \
+    } while (0)
+
+int csr_read_matrix_market(csr_matrix *a, const char *path, char *err,
+                           unsigned err_size)
+{
+    memset(a, 0, sizeof *a);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        snprintf(err, err_size, "%s: cannot open", path);
+        return -1;
+    }
+    int ok = -1, symmetric = 0;
+    unsigned long line = 0, n = 0, declared = 0, seen = 0;
+    entry *e = NULL;
+    size_t count = 0;
+    char buf[512];
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        if (strchr(buf, '\n') == NULL && !feof(f))
+            FAIL("%s:%lu: line longer than %zu characters", path, line,
+                 sizeof buf - 2);
+        char *p = buf + strspn(buf, " \t\r");
+        if (line == 1) {
+            if (strncmp(p, "%%MatrixMarket", 14) != 0 ||
+                strstr(p, "coordinate") == NULL)
+                FAIL("%s:1: not a Matrix Market coordinate file", path);
+            if (strstr(p, "real") == NULL && strstr(p, "integer") == NULL)
+                FAIL("%s:1: CG needs real or integer values (pattern and "
+                     "complex files are not read)", path);
+            symmetric = strstr(p, "symmetric") != NULL;
+            if (!symmetric && strstr(p, "general") == NULL)
+                FAIL("%s:1: only symmetric and general matrices are read",
+                     path);
+            continue;
+        }
+        if (*p == '%' || *p == '\n' || *p == '\0')
+            continue;
+        if (n == 0) {
+            unsigned long rows, cols;
+            if (sscanf(p, "%lu %lu %lu", &rows, &cols, &declared) != 3 ||
+                rows != cols || rows == 0 || rows > (1ul << 28) ||
+                declared > (1ul << 30))
+                FAIL("%s:%lu: expected 'N N NNZ' for a square matrix of at "
+                     "most 2^28 rows and 2^30 entries", path, line);
+            n = rows;
+            e = malloc(2 * declared * sizeof *e + 1);
+            if (e == NULL)
+                FAIL("%s: out of memory for %lu entries", path, declared);
+            continue;
+        }
+        unsigned long r, c;
+        double v;
+        if (sscanf(p, "%lu %lu %lf", &r, &c, &v) != 3)
+            FAIL("%s:%lu: expected 'ROW COLUMN VALUE'", path, line);
+        if (r < 1 || c < 1 || r > n || c > n)
+            FAIL("%s:%lu: index out of range 1..%lu", path, line, n);
+        if (!isfinite(v))
+            FAIL("%s:%lu: value is not finite", path, line);
+        if (++seen > declared)
+            FAIL("%s:%lu: more entries than the %lu declared", path, line,
+                 declared);
+        e[count++] = (entry){(uint32_t)(r - 1), (uint32_t)(c - 1), (float)v};
+        if (symmetric && r != c)
+            e[count++] = (entry){(uint32_t)(c - 1), (uint32_t)(r - 1),
+                                 (float)v};
+    }
+    if (line == 0)
+        FAIL("%s: empty", path);
+    if (n == 0)
+        FAIL("%s: no size line", path);
+    if (seen != declared)
+        FAIL("%s: %lu entries declared, %lu found", path, declared, seen);
+    if (csr_from_entries(a, (uint32_t)n, e, count, path, err, err_size))
+        goto done;
+    const char *base = strrchr(path, '/');
+    snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    ok = 0;
+done:
+    free(e);
+    fclose(f);
+    return ok;
+}
+
+int csr_from_spec(csr_matrix *a, const char *spec, char *err,
+                  unsigned err_size)
+{
+    unsigned n, w, h;
+    char tail;
+    if (sscanf(spec, "tridiag:%u%c", &n, &tail) == 1) {
+        if (csr_tridiagonal(a, n) == 0)
+            return 0;
+        snprintf(err, err_size, "%s: N must be 2 to 2^30 (and fit memory)",
+                 spec);
+        return -1;
+    }
+    if (sscanf(spec, "laplace:%ux%u%c", &w, &h, &tail) == 2) {
+        if (csr_laplacian_2d(a, w, h) == 0)
+            return 0;
+        snprintf(err, err_size,
+                 "%s: W x H must be 1 to 2^28 (and fit memory)", spec);
+        return -1;
+    }
+    if (strncmp(spec, "file:", 5) == 0)
+        return csr_read_matrix_market(a, spec + 5, err, err_size);
+    snprintf(err, err_size,
+             "%s: expected tridiag:N, laplace:WxH or file:PATH", spec);
+    return -1;
+}
+
+/* ---- The host's checks --------------------------------------------------------- */
+
+void csr_multiply(const csr_matrix *a, const double *x, double *y)
+{
+    for (uint32_t i = 0; i < a->n; i++) {
+        double s = 0;
+        for (uint32_t k = a->row[i]; k < a->row[i + 1]; k++)
+            s += (double)a->val[k] * x[a->col[k]];
+        y[i] = s;
+    }
+}
+
+double csr_relative_residual(const csr_matrix *a, const float *b,
+                             const float *x)
+{
+    double rr = 0, bb = 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+        double s = 0;
+        for (uint32_t k = a->row[i]; k < a->row[i + 1]; k++)
+            s += (double)a->val[k] * x[a->col[k]];
+        rr += (b[i] - s) * (b[i] - s);
+        bb += (double)b[i] * b[i];
+    }
+    return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+}
+
+void csr_gershgorin(const csr_matrix *a, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (uint32_t i = 0; i < a->n; i++) {
+        double centre = 0, radius = 0;
+        for (uint32_t k = a->row[i]; k < a->row[i + 1]; k++)
+            if (a->col[k] == i)
+                centre = a->val[k];
+            else
+                radius += fabs(a->val[k]);
+        *lo = fmin(*lo, centre - radius);
+        *hi = fmax(*hi, centre + radius);
+    }
+}
+
+static double dot(const double *x, const double *y, uint32_t n)
+{
+    double s = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+int csr_host_cg(const csr_matrix *a, const float *b, double tol,
+                int max_iter, double *x)
+{
+    const uint32_t n = a->n;
+    double *r = malloc(n * sizeof *r), *p = malloc(n * sizeof *p),
+           *ap = malloc(n * sizeof *ap);
+    if (r == NULL || p == NULL || ap == NULL) {
+        free(r);
+        free(p);
+        free(ap);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        x[i] = 0;
+        r[i] = p[i] = b[i];
+    }
+    double rr = dot(r, r, n), stop = tol * tol * rr;
+    int k = 0;
+    while (k < max_iter && rr > stop) {
+        csr_multiply(a, p, ap);
+        double alpha = rr / dot(p, ap, n);
+        for (uint32_t i = 0; i < n; i++) {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        double next = dot(r, r, n);
+        for (uint32_t i = 0; i < n; i++)
+            p[i] = r[i] + next / rr * p[i];
+        rr = next;
+        k++;
+    }
+    free(r);
+    free(p);
+    free(ap);
+    return k;
+}
