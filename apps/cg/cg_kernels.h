@@ -1,29 +1,39 @@
 /*
  * cg_kernels.h - the OpenCL code of xwg-cg: Conjugate Gradient on a CSR
- * matrix in two versions of the same algorithm (x0 = 0, r0 = p0 = b):
+ * matrix in two versions of the same algorithm (x0 = 0, r0 = b, p0 = b,
+ * beta0 = 0):
  *
  *     rr = (r, r)
  *     while k < max_iter and rr > stop:
- *         Ap = A p;  alpha = rr / (p, Ap)
- *         x += alpha p;  r -= alpha Ap;  next = (r, r)
- *         p = r + (next / rr) p;  rr = next;  k++
+ *         p' = r + beta p;  Ap' = A p' = A r + beta A p;  alpha = rr / (p', Ap')
+ *         x += alpha p';  r -= alpha Ap';  next = (r, r)
+ *         beta = next / rr;  rr = next;  p = p';  k++
  *
- * - cg_persistent: one xwg launch per solve. Its grid syncs per iteration
- *   are the two dot products, each an xwg_reduce_add_float() (an
- *   all-reduce that is also a barrier), and one xwg_barrier() after p's
- *   update, before A p reads other rows of p.
- * - the multi-kernel version: five launches per iteration (A p with its
- *   partial dot product, alpha, the x and r update with its partial, beta,
- *   the p update); the scalars stay on the device, and every kernel does
- *   nothing once the solve has converged, so the host may enqueue many
- *   iterations between two reads of the state.
+ * p's update is fused into A p: row i forms p'[j] = r[j] + beta p[j] of
+ * each column j it reads, from r and the old p, and writes its own p'[i]
+ * to the other of two p buffers. So no grid sync has to separate the
+ * update of p from the product, and an iteration needs two: its two dot
+ * products. (CUDA's sample updates p in place and syncs before A p.)
+ * Every p' is formed with the same fma, so row i's own p'[i] and its
+ * neighbours' copies of it are the same bits.
  *
- * Rows go to work-items in a grid stride. A work-item writes only its own
- * rows of x, r, p and Ap; the one read of other rows is A p's read of p,
- * after the barrier (or, multi-kernel, the launch) that follows p's
- * update. The sums are in a fixed order (each work-item's rows in turn,
- * then the collective's or the work-group tree's order), so a solve on the
- * same device and group count gives the same bits every time.
+ * - cg_persistent: one xwg launch per solve; each dot product is an
+ *   xwg_reduce_add_float(), an all-reduce that is also a barrier.
+ * - the multi-kernel version: four launches per iteration (A p' with its
+ *   partial dot product, alpha, the x and r update with its partial,
+ *   beta); the scalars stay on the device, and every kernel does nothing
+ *   once the solve has converged, so the host may enqueue many iterations
+ *   between two reads of the state.
+ *
+ * Rows go to work-items in a grid stride. In A p' a work-item reads r and
+ * the old p at its rows' columns and writes only its own rows of p' and
+ * Ap'; in the update it reads and writes only its own rows. The reads of
+ * other rows are ordered after their writes by the all-reduce (or launch)
+ * between the phases, and the old p buffer is written again (as the next
+ * p') only two all-reduces after its last read. The sums are in a fixed
+ * order (each work-item's rows in turn, then the collective's or the
+ * work-group tree's order), so a solve on the same device and group count
+ * gives the same bits every time.
  *
  * `fixed` != 0 runs max_iter iterations whatever rr says: the timing runs
  * measure iterations of one length, without a converged tail.
@@ -34,57 +44,69 @@
 static const char cg_source[] =
     "#define CG_RUNNING(k, rr) ((k) < max_iter && (fixed || (rr) > stop))\n"
     "\n"
-    /* (row i of A) . p */
-    "inline float row_times(__global const uint *row,\n"
-    "                       __global const uint *col,\n"
-    "                       __global const float *val,\n"
-    "                       __global const float *p, uint i)\n"
+    /* p' at row j */
+    "#define CG_NEXT_P(r, p, beta, j) fma((beta), (p)[j], (r)[j])\n"
+    /* Row i of A p', from r and the old p; p'[i] in *own. */
+    "inline float row_times_next(__global const uint *row,\n"
+    "                            __global const uint *col,\n"
+    "                            __global const float *val,\n"
+    "                            __global const float *r,\n"
+    "                            __global const float *p, float beta,\n"
+    "                            uint i, float *own)\n"
     "{\n"
     "    float s = 0.0f;\n"
     "    for (uint e = row[i]; e < row[i + 1u]; e++)\n"
-    "        s += val[e] * p[col[e]];\n"
+    "        s += val[e] * CG_NEXT_P(r, p, beta, col[e]);\n"
+    "    *own = CG_NEXT_P(r, p, beta, i);\n"
     "    return s;\n"
     "}\n"
     "\n"
     "#ifdef XWG_STATE\n"
-    "__kernel void cg_persistent(uint n, __global const uint *row,\n"
-    "                            __global const uint *col,\n"
-    "                            __global const float *val,\n"
-    "                            __global float *x, __global float *r,\n"
-    "                            __global float *p, __global float *ap,\n"
-    "                            float stop, uint max_iter, uint fixed,\n"
-    "                            __global float *result, XWG_STATE)\n"
+    /* The host defines CG_LOCAL, the work-group size it launches: a
+     * compiler may then fit the kernel's registers to it (NVIDIA's does;
+     * without it a group of 1024 does not fit on the H200). */
+    "__kernel __attribute__((reqd_work_group_size(CG_LOCAL, 1, 1)))\n"
+    "void cg_persistent(uint n, __global const uint *row,\n"
+    "                   __global const uint *col, __global const float *val,\n"
+    "                   __global float *x, __global float *r,\n"
+    "                   __global float *p, __global float *q,\n"
+    "                   __global float *ap, float stop, uint max_iter,\n"
+    "                   uint fixed, __global float *result, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
     "    const uint first = xwg_global_id(), step = xwg_global_size();\n"
     "    float mine = 0.0f;\n"
     "    for (uint i = first; i < n; i += step)\n"
     "        mine += r[i] * r[i];\n"
-    "    float rr = xwg_reduce_add_float(mine);\n"
+    "    float rr = xwg_reduce_add_float(mine), beta = 0.0f;\n"
+    "    __global float *old = p, *next = q;\n"
     "    uint k = 0;\n"
     /* Every work-item gets the same rr, bit for bit, so all leave the loop
      * at the same k (or, once a barrier has failed, soon after it). */
     "    while (CG_RUNNING(k, rr) && !xwg_failed()) {\n"
     "        mine = 0.0f;\n"
     "        for (uint i = first; i < n; i += step) {\n"
-    "            const float s = row_times(row, col, val, p, i);\n"
+    "            float pi;\n"
+    "            const float s = row_times_next(row, col, val, r, old, beta,\n"
+    "                                           i, &pi);\n"
+    "            next[i] = pi;\n"
     "            ap[i] = s;\n"
-    "            mine += p[i] * s;\n"
+    "            mine += pi * s;\n"
     "        }\n"
     "        const float alpha = rr / xwg_reduce_add_float(mine);\n"
     "        mine = 0.0f;\n"
     "        for (uint i = first; i < n; i += step) {\n"
-    "            x[i] += alpha * p[i];\n"
+    "            x[i] += alpha * next[i];\n"
     "            const float ri = r[i] - alpha * ap[i];\n"
     "            r[i] = ri;\n"
     "            mine += ri * ri;\n"
     "        }\n"
-    "        const float next = xwg_reduce_add_float(mine);\n"
-    "        const float beta = next / rr;\n"
-    "        for (uint i = first; i < n; i += step)\n"
-    "            p[i] = r[i] + beta * p[i];\n"
-    "        xwg_barrier(); /* p complete before A p reads other rows */\n"
-    "        rr = next;\n"
+    "        const float rr_next = xwg_reduce_add_float(mine);\n"
+    "        beta = rr_next / rr;\n"
+    "        rr = rr_next;\n"
+    "        __global float *t = old;\n"
+    "        old = next;\n"
+    "        next = t;\n"
     "        k++;\n"
     "    }\n"
     "    if (xwg_global_id() == 0) {\n"
@@ -148,6 +170,7 @@ static const char cg_source[] =
     "    const float rr = sum_partials(part, count, t);\n"
     "    if (get_local_id(0) == 0) {\n"
     "        s[S_RR] = rr;\n"
+    "        s[S_BETA] = 0.0f;\n"
     "        s[S_K] = as_float(0u);\n"
     "    }\n"
     "}\n"
@@ -155,18 +178,24 @@ static const char cg_source[] =
     "__kernel void cg_spmv_dot(uint n, __global const uint *row,\n"
     "                          __global const uint *col,\n"
     "                          __global const float *val,\n"
-    "                          __global const float *p, __global float *ap,\n"
+    "                          __global const float *r,\n"
+    "                          __global const float *old,\n"
+    "                          __global float *next, __global float *ap,\n"
     "                          __global float *part,\n"
     "                          __global const float *s, __local float *t)\n"
     "{\n"
     "    CG_SETTINGS(s);\n"
     "    if (!CG_STILL(s))\n"
     "        return;\n"
+    "    const float beta = s[S_BETA];\n"
     "    float mine = 0.0f;\n"
     "    for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-    "        const float v = row_times(row, col, val, p, i);\n"
+    "        float pi;\n"
+    "        const float v = row_times_next(row, col, val, r, old, beta, i,\n"
+    "                                       &pi);\n"
+    "        next[i] = pi;\n"
     "        ap[i] = v;\n"
-    "        mine += p[i] * v;\n"
+    "        mine += pi * v;\n"
     "    }\n"
     "    const float sum = group_sum(t, mine);\n"
     "    if (get_local_id(0) == 0)\n"
@@ -223,19 +252,6 @@ static const char cg_source[] =
     "    }\n"
     "}\n"
     "\n"
-    /* After cg_beta: runs while the iteration that set beta did (k was
-     * counted, so the test is against k - 1 and the rr before it; a
-     * converged solve needs no new p). */
-    "__kernel void cg_update_p(uint n, __global const float *r,\n"
-    "                          __global float *p, __global const float *s)\n"
-    "{\n"
-    "    CG_SETTINGS(s);\n"
-    "    if (!CG_STILL(s))\n"
-    "        return;\n"
-    "    const float beta = s[S_BETA];\n"
-    "    for (uint i = get_global_id(0); i < n; i += get_global_size(0))\n"
-    "        p[i] = r[i] + beta * p[i];\n"
-    "}\n"
     "#endif\n";
 
 #endif

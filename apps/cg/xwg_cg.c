@@ -1,24 +1,27 @@
 /*
  * xwg_cg.c - the xwg-cg command: Conjugate Gradient on a sparse symmetric
  * positive definite matrix, as one persistent xwg kernel per solve and as
- * a multi-kernel OpenCL program (apps/cg/cg_kernels.h), each run checked
- * on the host.
+ * a multi-kernel OpenCL program of four launches an iteration
+ * (apps/cg/cg_kernels.h, which says why), each run checked on the host.
  *
  * Usage: xwg-cg [--platform-name S] [--matrix tridiag:N|laplace:WxH|file:PATH]
  *          [--variant persistent|multi|both] [--tol T] [--max-iter N]
  *          [--local-size N] [--multi-groups N] [--check-every N]
  *          [--timing-iters N] [--groups N] [--watchdog-ms N] [--repeat N]
- *          [--csv FILE] [--label TEXT] [--broken N]
+ *          [--options S] [--csv FILE] [--label TEXT] [--broken N]
  * The right-hand side is all ones and x starts at 0, as in CUDA's CG
  * sample. A solve stops when ||r|| <= tol ||b|| (the recurrence's r).
  * Every run is checked:
- *   - it converged within --max-iter iterations;
- *   - the true residual ||b - A x|| / ||b||, in double on the host, is at
- *     most 10 tol;
- *   - x is compared with the host's own solve in double (to tol / 1000):
- *     where Gershgorin's bounds give a condition number kappa, the
- *     relative difference must be within kappa times the two residuals;
- *     elsewhere it is printed.
+ *   - it converged (its recurrence's residual under tol) within
+ *     --max-iter iterations;
+ *   - x against the host's own solve in double (to tol / 1000): where
+ *     Gershgorin's bounds give a condition number kappa, the relative
+ *     difference must be within kappa times the two true residuals
+ *     ||b - A x|| / ||b|| (computed in double); elsewhere within 1e-3.
+ * The true residual is printed, not held to tol: in float it cannot fall
+ * far below what float can hold of x (on the 1024 x 1024 Laplacian the
+ * host's own x, rounded to float, leaves 5e-3), while x itself is right
+ * to a few parts in a million there.
  * --timing-iters N adds, per run, a solve of exactly N iterations (no
  * convergence test), timed, from which the time per iteration comes.
  * The multi-kernel version launches one work-item per row (at most
@@ -53,7 +56,8 @@ typedef struct settings {
     cl_uint groups, watchdog_ms; /* persistent: 0, 0 for the defaults */
     size_t local;
     int repeat;
-    char build_options[64];
+    const char *options; /* more build options, for the persistent kernel */
+    int broken;
 } settings;
 
 typedef struct cg_env {
@@ -68,7 +72,7 @@ typedef struct cg_env {
 
 /* The matrix and the vectors of one solve, on the device. */
 typedef struct cg_buffers {
-    cl_mem row, col, val, x, r, p, ap, part, scalars;
+    cl_mem row, col, val, x, r, p, q, ap, part, scalars; /* q: p's other buffer */
     cl_uint parts;
     const float *b, *zeros; /* on the host: the right-hand side, and 0s */
 } cg_buffers;
@@ -111,6 +115,7 @@ static void upload_matrix(cg_env *E, const csr_matrix *a, cl_uint parts,
     d->x = device_buffer(E, vec, NULL);
     d->r = device_buffer(E, vec, NULL);
     d->p = device_buffer(E, vec, NULL);
+    d->q = device_buffer(E, vec, NULL);
     d->ap = device_buffer(E, vec, NULL);
     d->parts = parts;
     d->part = device_buffer(E, parts * sizeof(float), NULL);
@@ -119,8 +124,8 @@ static void upload_matrix(cg_env *E, const csr_matrix *a, cl_uint parts,
 
 static void release_buffers(cg_buffers *d)
 {
-    cl_mem all[] = {d->row, d->col, d->val, d->x,  d->r,
-                    d->p,   d->ap,  d->part, d->scalars};
+    cl_mem all[] = {d->row, d->col, d->val, d->x,    d->r,
+                    d->p,   d->q,   d->ap,  d->part, d->scalars};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         clReleaseMemObject(all[i]);
 }
@@ -178,8 +183,8 @@ static int solve_persistent(cg_env *E, const csr_matrix *a, cg_buffers *d,
     cl_kernel k = clCreateKernel(E->persistent, "cg_persistent", &err);
     if (k == NULL)
         return err;
-    err = set_args(k, 0, "ummmmmmmfuum", a->n, d->row, d->col, d->val, d->x,
-                   d->r, d->p, d->ap, (double)stop, max_iter, fixed,
+    err = set_args(k, 0, "ummmmmmmmfuum", a->n, d->row, d->col, d->val, d->x,
+                   d->r, d->p, d->q, d->ap, (double)stop, max_iter, fixed,
                    d->scalars);
     double t0 = now_ms();
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
@@ -203,10 +208,10 @@ static int solve_persistent(cg_env *E, const csr_matrix *a, cg_buffers *d,
 /* ---- the multi-kernel version ------------------------------------------------ */
 
 enum { K_START, K_FIRST_RR, K_SPMV_DOT, K_ALPHA, K_UPDATE_XR, K_BETA,
-       K_UPDATE_P, KERNELS };
+       KERNELS };
 static const char *kernel_names[KERNELS] = {
-    "cg_start", "cg_first_rr", "cg_spmv_dot", "cg_alpha",
-    "cg_update_xr", "cg_beta", "cg_update_p"};
+    "cg_start", "cg_first_rr", "cg_spmv_dot", "cg_alpha", "cg_update_xr",
+    "cg_beta"};
 
 static int enqueue(cg_env *E, cl_kernel k, size_t groups)
 {
@@ -228,17 +233,17 @@ static int solve_multi(cg_env *E, const csr_matrix *a, cg_buffers *d,
     if (err == CL_SUCCESS) {
         err = set_args(k[K_START], 0, "umm", a->n, d->r, d->part);
         err |= set_args(k[K_FIRST_RR], 0, "mum", d->part, g, d->scalars);
-        err |= set_args(k[K_SPMV_DOT], 0, "ummmmmmm", a->n, d->row, d->col,
-                        d->val, d->p, d->ap, d->part, d->scalars);
+        /* Arguments 5 and 6 of A p' (the old p and p'), and 3 of the
+         * update (p'), swap every iteration, below. */
+        err |= set_args(k[K_SPMV_DOT], 0, "ummmmmmmmm", a->n, d->row, d->col,
+                        d->val, d->r, d->p, d->q, d->ap, d->part, d->scalars);
         err |= set_args(k[K_ALPHA], 0, "mum", d->part, g, d->scalars);
-        err |= set_args(k[K_UPDATE_XR], 0, "ummmmmm", a->n, d->x, d->r, d->p,
+        err |= set_args(k[K_UPDATE_XR], 0, "ummmmmm", a->n, d->x, d->r, d->q,
                         d->ap, d->part, d->scalars);
         err |= set_args(k[K_BETA], 0, "mum", d->part, g, d->scalars);
-        err |= set_args(k[K_UPDATE_P], 0, "ummm", a->n, d->r, d->p,
-                        d->scalars);
         err |= clSetKernelArg(k[K_START], 3, scratch, NULL);
         err |= clSetKernelArg(k[K_FIRST_RR], 3, scratch, NULL);
-        err |= clSetKernelArg(k[K_SPMV_DOT], 8, scratch, NULL);
+        err |= clSetKernelArg(k[K_SPMV_DOT], 10, scratch, NULL);
         err |= clSetKernelArg(k[K_ALPHA], 3, scratch, NULL);
         err |= clSetKernelArg(k[K_UPDATE_XR], 7, scratch, NULL);
         err |= clSetKernelArg(k[K_BETA], 3, scratch, NULL);
@@ -259,11 +264,16 @@ static int solve_multi(cg_env *E, const csr_matrix *a, cg_buffers *d,
     cl_uint done = 0, iterations = 0;
     while (err == CL_SUCCESS) {
         for (cl_uint i = 0; i < check_every && err == CL_SUCCESS; i++) {
-            err = enqueue(E, k[K_SPMV_DOT], g);
+            /* Iteration done + i reads p from one buffer and writes p' to
+             * the other (as in cg_persistent, p first). */
+            cl_mem old = (done + i) % 2 ? d->q : d->p,
+                   next = (done + i) % 2 ? d->p : d->q;
+            err = set_args(k[K_SPMV_DOT], 5, "mm", old, next);
+            err = err ? err : set_args(k[K_UPDATE_XR], 3, "m", next);
+            err = err ? err : enqueue(E, k[K_SPMV_DOT], g);
             err = err ? err : enqueue(E, k[K_ALPHA], 1);
             err = err ? err : enqueue(E, k[K_UPDATE_XR], g);
             err = err ? err : enqueue(E, k[K_BETA], 1);
-            err = err ? err : enqueue(E, k[K_UPDATE_P], g);
         }
         done += check_every;
         if (err == CL_SUCCESS)
@@ -310,18 +320,15 @@ static verdict check_solve(const csr_matrix *a, const float *b,
     }
     v.difference = xx > 0 ? sqrt(dd / xx) : sqrt(dd);
     /* x - x_host = A^-1 (r_host - r): within kappa times the two relative
-     * residuals, where kappa is known. */
+     * residuals where Gershgorin bounds kappa; elsewhere three digits. */
     double bound = ref->lo > 0 ? ref->hi / ref->lo *
                                      (v.residual + ref->residual) * 1.01
-                               : INFINITY;
+                               : 1e-3;
     if (r->err != XWG_SUCCESS)
         snprintf(v.why, sizeof v.why, "%s", xwg_status_name(r->err));
     else if (r->iterations >= S->max_iter)
         snprintf(v.why, sizeof v.why, "not converged in %u iterations",
                  S->max_iter);
-    else if (!(v.residual <= 10 * S->tol))
-        snprintf(v.why, sizeof v.why, "true residual %.3g > 10 x tol",
-                 v.residual);
     else if (!(v.difference <= bound))
         snprintf(v.why, sizeof v.why,
                  "differs from the host's solve by %.3g > %.3g", v.difference,
@@ -351,9 +358,14 @@ static int setup(cg_env *E, const settings *S)
     E->local = S->local < E->info.max_work_group_size
                    ? S->local
                    : E->info.max_work_group_size;
+    char broken[48] = "", options[512];
+    if (S->broken)
+        snprintf(broken, sizeof broken, "-DXWG_TEST_BROKEN_BARRIER=%d",
+                 S->broken);
+    snprintf(options, sizeof options, "-DCG_LOCAL=%zu %s %s", E->local,
+             broken, S->options ? S->options : "");
     char *log = NULL;
-    err = xwg_program_build(E->xc, cg_source, S->build_options,
-                            &E->persistent, &log);
+    err = xwg_program_build(E->xc, cg_source, options, &E->persistent, &log);
     if (err == XWG_SUCCESS) {
         const char *sources[] = {cg_source};
         E->multi = clCreateProgramWithSource(E->cl, 1, sources, NULL, &err);
@@ -404,9 +416,8 @@ static int parse(int argc, char **argv, settings *S)
         else if (!strcmp(o, "--repeat")) S->repeat = atoi(v);
         else if (!strcmp(o, "--csv")) S->csv = v;
         else if (!strcmp(o, "--label")) S->label = v;
-        else if (!strcmp(o, "--broken"))
-            snprintf(S->build_options, sizeof S->build_options,
-                     "-DXWG_TEST_BROKEN_BARRIER=%d", atoi(v));
+        else if (!strcmp(o, "--options")) S->options = v;
+        else if (!strcmp(o, "--broken")) S->broken = atoi(v);
         else {
             fprintf(stderr, "xwg-cg: unknown option %s\n", o);
             return -1;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# run_h200_cg.sh - the CG solvers on the H200, run on the GPU machine
+# through the device tool, in one run: xwg-cg's persistent and
+# multi-kernel versions (apps/cg) and the CUDA cooperative-groups version
+# (bench/cuda/cg.cu) on the tridiagonal system of 2^20 rows and the
+# 1024 x 1024 Laplacian, at 256 work-items (and the tridiagonal system at
+# 1024 too). Each row: a checked solve to tol 1e-5 (the Laplacian 1e-4:
+# float CG on it cannot go much lower), its time launch included, and a
+# solve of exactly ITERS iterations for the time per iteration.
+# Writes $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
+# variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
+# ms_per_iter, residual, host_difference, verified.
+set -uo pipefail
+out=${OUT:-./h200-out}
+mkdir -p "$out"
+source "$(dirname "$0")/h200_setup.sh" || exit 1
+iters=${ITERS:-1000}
+csv="$out/cg-h200.csv"
+echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
+nvcc -O3 -arch=sm_90 -o /tmp/cg bench/cuda/cg.cu apps/cg/cg_matrix.c || exit 1
+status=0
+for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 1024" \
+           "laplace:1024x1024 1e-4 256"; do
+  set -- $run
+  echo "== $1 at $3 (tol $2)" >&2
+  timeout 200 /tmp/xwg-build/xwg-cg --platform-name NVIDIA --matrix "$1" \
+      --tol "$2" --local-size "$3" --timing-iters "$iters" --repeat 3 \
+      --csv "$csv" --label xwg-nvidia >&2 || status=1
+  timeout 200 /tmp/cg --matrix "$1" --tol "$2" --threads "$3" \
+      --timing-iters "$iters" --label cuda >> "$csv" || status=1
+done
+exit $status
