@@ -28,6 +28,18 @@
  *              and does not wait (known-bad 6)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
+ *   SPLIT      1: every barrier is xwg_barrier_arrive(), a step of the
+ *              group's own, then xwg_barrier_wait() (BARRIER 2 or 3; the
+ *              kernel's split barrier takes the tree's flat wake: FLAT=1)
+ *   NO_WAIT    1: KNOWN-BAD split wait that does not wait (known-bad
+ *              collective 1: an arrival whose token asks for no wait)
+ *   COLLECTIVE 1: every barrier is an all-reduce (kernels/
+ *              xwg_collectives.cl): the episode's partial is stored in bank
+ *              e % 2 before it (published by the arrival), and after it
+ *              every participant reads all n partials, one at a time
+ *   ONE_BANK   1: KNOWN-BAD all-reduce with one bank of partials
+ *   EARLY_READ 1: KNOWN-BAD all-reduce that reads the partials before
+ *              its barrier (known-bad collective 2)
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
  *              "at any time"); a timeout marks the launch failed, and from
  *              then on every wait may end at once (the kernel reads the flag
@@ -95,6 +107,30 @@
 #ifndef WATCHDOG
 #define WATCHDOG 0
 #endif
+#ifndef SPLIT
+#define SPLIT 0
+#endif
+#ifndef NO_WAIT
+#define NO_WAIT 0
+#endif
+#ifndef COLLECTIVE
+#define COLLECTIVE 0
+#endif
+#ifndef ONE_BANK
+#define ONE_BANK 0
+#endif
+#ifndef EARLY_READ
+#define EARLY_READ 0
+#endif
+#if (SPLIT || COLLECTIVE) && BARRIER != 2 && BARRIER != 3
+#error "SPLIT and COLLECTIVE run on the counter or the tree (BARRIER 2, 3)"
+#endif
+/* The bank of episode e's partials (COLLECTIVE): words bank * N + id. */
+#if ONE_BANK
+#define BANK(e) 0
+#else
+#define BANK(e) ((e) % 2)
+#endif
 
 #define NONE 255
 #define TOP 128 /* the counter's top bit, in an 8-bit counter */
@@ -120,8 +156,10 @@ byte sub[N];            /* the tree's cluster words: top bit (flipped once per
 bool failed = false;    /* the watchdog's mark */
 
 /* ---- user data and the specification's bookkeeping ----------------------- */
-byte data[N];           /* memory: each participant's value, by id */
+byte data[2 * N];       /* memory: each participant's value, by id (and,
+                           COLLECTIVE, bank 1's partials at N + id) */
 byte buffered[N];       /* a participant's store not yet in memory */
+byte slot[N];           /* the word of data[] it is for */
 bool pending[N];
 byte reached[EPISODES + 1]; /* participants that entered each instance */
 byte finished = 0;      /* groups that ended */
@@ -195,29 +233,117 @@ inline discover(g, me, n) {
 
 /* ---- barriers ------------------------------------------------------------ */
 
-inline barrier(me, n, e) {
-#if BARRIER == 2
-    /* Counter: group 0 adds TOP - (n - 1), the others 1; the top bit flips
-     * when all n have arrived. B2: the add releases the buffered store and
-     * returns the old value. B3: the counter starts at 0 in every launch,
-     * so before episode e (from 1) its top bit is the parity of e - 1: the
-     * arrival that flips it (the last) is done; the others wait for the
-     * top bit to differ from that. */
-    byte before, old, add;
+/* Counter arrival (B2): group 0 adds TOP - (n - 1), the others 1; the top
+ * bit flips when all n have arrived. The add releases the buffered store
+ * and returns the old value. The counter starts at 0 in every launch, so
+ * before episode e (from 1) its top bit is the parity of e - 1. The
+ * token: the arrival that flipped it (the last) has nothing to wait for;
+ * the others must wait for the top bit to differ from `before`. */
+inline counter_arrive(me, n, e) {
     atomic {
         before = (((e - 1) & 1) == 1 -> TOP : 0);
         add = (me == 0 -> TOP - (n - 1) : 1);
         old = counter;
         counter = (counter + add) % 256;
 #if !RELAXED
-        if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
+        if :: pending[me] -> data[slot[me]] = buffered[me]; pending[me] = false
            :: else -> skip fi
 #endif
     };
+    await_grid = !(LAST(old, add, before))
+}
+
+/* B3: the wait that the token asks for. */
+inline grid_wait() {
     if
-    :: LAST(old, add, before) -> skip
-    :: else -> AWAIT(((counter ^ before) & TOP) != 0) /* B3 */
+    :: await_grid -> AWAIT(((counter ^ before) & TOP) != 0)
+    :: else -> skip
     fi
+}
+
+/* Tree arrival (B2): add 1 to the cluster's word (acq_rel: releasing the
+ * store). The last of the cluster (FLAT: after zeroing the cluster's
+ * count) arrives at the grid counter with the counter scheme among
+ * clusters. */
+inline tree_arrive(me, n, e) {
+    atomic {
+        /* (private to the group) */
+        cl = me / FANIN;
+        ncl = (n + FANIN - 1) / FANIN;
+        members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
+        before = (((e - 1) & 1) == 1 -> TOP : 0);
+        seen = sub[cl];
+        sub[cl] = (sub[cl] + 1) % 256;
+#if !RELAXED
+        if :: pending[me] -> data[slot[me]] = buffered[me]; pending[me] = false
+           :: else -> skip fi
+#endif
+    };
+    last_member = (seen & (TOP - 1)) == members - 1;
+    await_grid = false;
+    if
+    :: last_member ->
+#if FLAT && !NO_RESET
+        sub[cl] = 0;
+#endif
+        atomic {
+            add = (cl == 0 -> TOP - (ncl - 1) : 1);
+            old = counter;
+            counter = (counter + add) % 256
+        };
+        await_grid = !(LAST(old, add, before))
+    :: else -> skip
+    fi
+}
+
+/* Tree wait (B3, B4): a member that is not the last waits for the word's
+ * top bit to differ from the one its add returned, or, with FLAT, for the
+ * grid counter's flip. The last waits for the grid as the counter does,
+ * and without FLAT then wakes its cluster with one add of TOP - members,
+ * which flips the top bit and brings the count back to 0; if its grid
+ * wait failed, it wakes nobody. */
+inline tree_wait() {
+    if
+    :: !last_member ->
+#if FLAT
+        AWAIT(((counter ^ before) & TOP) != 0)
+#else
+        AWAIT(((sub[cl] ^ seen) & TOP) != 0)
+#endif
+    :: else ->
+        grid_wait();
+#if !FLAT
+        if
+        :: !wf -> sub[cl] = (sub[cl] + TOP - members) % 256
+        :: else -> skip
+        fi
+#endif
+    fi
+}
+
+#if BARRIER == 2
+#define ARRIVE(me, n, e) counter_arrive(me, n, e)
+#define WAIT() grid_wait()
+#elif BARRIER == 3
+#define ARRIVE(me, n, e) tree_arrive(me, n, e)
+#define WAIT() tree_wait()
+#endif
+
+inline barrier(me, n, e) {
+#if BARRIER == 2 || BARRIER == 3
+#if SPLIT
+    /* xwg_barrier_arrive(); the group's own work, which stores the next
+     * episode's value early (a store after the arrival, which this
+     * barrier does not order); xwg_barrier_wait(token). */
+    ARRIVE(me, n, e);
+    atomic { buffered[me] = e + 1; pending[me] = true };
+#if !NO_WAIT
+    WAIT()
+#endif
+#else
+    ARRIVE(me, n, e);
+    WAIT()
+#endif
 #elif BARRIER == 1
     /* XF: slaves raise their flag (B2) and wait for the master to lower it
      * (B4); the master waits for every flag (B3), and after its exit
@@ -225,7 +351,7 @@ inline barrier(me, n, e) {
      * (in this barrier or an earlier one: xwg_failed() is sticky). */
     if
     :: me == 0 ->
-        byte i = 1;
+        i = 1;
         do
         :: i < n && !wf -> AWAIT(flag[i]); i++
         :: else -> break
@@ -233,7 +359,7 @@ inline barrier(me, n, e) {
         if
         :: !wf && !gfail ->
 #if !RELAXED
-            if :: pending[0] -> data[0] = buffered[0]; pending[0] = false
+            if :: pending[0] -> data[slot[0]] = buffered[0]; pending[0] = false
                :: else -> skip fi;
 #endif
             i = 1;
@@ -247,63 +373,11 @@ inline barrier(me, n, e) {
         atomic {
             flag[me] = true;
 #if !RELAXED
-            if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
+            if :: pending[me] -> data[slot[me]] = buffered[me]; pending[me] = false
                :: else -> skip fi
 #endif
         };
         AWAIT(!flag[me])
-    fi
-#elif BARRIER == 3
-    /* Tree: add 1 to the cluster's word (B2, acq_rel: releasing the store).
-     * A member that is not the last waits for the word's top bit to differ
-     * from the one its add returned (B3/B4), or, with FLAT, for the grid
-     * counter's flip. The last of the cluster (FLAT: after zeroing the
-     * cluster's count) adds to the grid counter with the counter scheme
-     * among clusters (B2), and unless its add flipped the top bit waits
-     * for it to differ from the episode's parity, as in the counter
-     * barrier (B3). Without FLAT it then wakes the cluster with one add of
-     * TOP - members (B4), which flips the top bit and brings the count
-     * back to 0; if its grid wait failed, it wakes nobody. */
-    byte old, add, before, cl, ncl, members;
-    atomic {
-        /* (private to the group) */
-        cl = me / FANIN;
-        ncl = (n + FANIN - 1) / FANIN;
-        members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
-        before = (((e - 1) & 1) == 1 -> TOP : 0);
-        old = sub[cl];
-        sub[cl] = (sub[cl] + 1) % 256;
-#if !RELAXED
-        if :: pending[me] -> data[me] = buffered[me]; pending[me] = false
-           :: else -> skip fi
-#endif
-    };
-    if
-    :: (old & (TOP - 1)) != members - 1 ->
-#if FLAT
-        AWAIT(((counter ^ before) & TOP) != 0)
-#else
-        AWAIT(((sub[cl] ^ old) & TOP) != 0)
-#endif
-    :: else ->
-#if FLAT && !NO_RESET
-        sub[cl] = 0;
-#endif
-        atomic {
-            add = (cl == 0 -> TOP - (ncl - 1) : 1);
-            old = counter;
-            counter = (counter + add) % 256
-        };
-        if
-        :: LAST(old, add, before) -> skip /* this arrival flipped it */
-        :: else -> AWAIT(((counter ^ before) & TOP) != 0)
-        fi;
-#if !FLAT
-        if
-        :: !wf -> sub[cl] = (sub[cl] + TOP - members) % 256
-        :: else -> skip
-        fi
-#endif
     fi
 #elif BARRIER == 9
     /* KNOWN-BAD: a barrier that does not wait. */
@@ -311,11 +385,26 @@ inline barrier(me, n, e) {
 #endif
 }
 
+/* ---- the all-reduce's reads (COLLECTIVE) ------------------------------------ */
+
+/* C3: the n partials of episode e, one read at a time; each must be the
+ * episode's own (a later value is a group of a later collective that
+ * wrote over the bank, an earlier one a partial not yet published). */
+inline read_partials(n, e) {
+    i = 0;
+    do
+    :: i < n -> assert(failed || data[BANK(e) * N + i] == e); i++
+    :: else -> break
+    od
+}
+
 /* ---- a group ---------------------------------------------------------------- */
 
 proctype group(byte g)
 {
-    byte me = NONE, n = 0, e = 1, other;
+    byte me = NONE, n = 0, e = 1, other, i;
+    byte before, old, add, seen, cl, ncl, members; /* an arrival's token */
+    bool await_grid, last_member;
     bool wf = false;    /* a wait of this barrier failed */
     bool gfail = false; /* a wait of an earlier barrier failed (sticky) */
 
@@ -343,21 +432,38 @@ proctype group(byte g)
 
     do
     :: e <= EPISODES ->
-        /* A plain store of this episode's value (buffered). */
-        atomic { buffered[me] = e; pending[me] = true; gfail = gfail || wf;
-                 wf = false };
+        /* A plain store of this episode's value (buffered); COLLECTIVE:
+         * the episode's partial, in its bank. */
+        atomic {
+#if COLLECTIVE
+            slot[me] = BANK(e) * N + me;
+#else
+            slot[me] = me;
+#endif
+            buffered[me] = e; pending[me] = true; gfail = gfail || wf;
+            wf = false };
         reached[e]++;
+#if COLLECTIVE && EARLY_READ
+        read_partials(n, e);
+#endif
         barrier(me, n, e);
         /* The barrier's specification: nobody passes instance e before
          * every participant has reached it, and what each stored before
          * it is visible after it (values only grow, so a value below e is
-         * a stale read; a later one is a store of a group already past). */
+         * a stale read; a later one is a store of a group already past).
+         * COLLECTIVE: every partial of the episode, exactly. */
         if
         :: failed -> skip
         :: else ->
             assert(reached[e] == n);
+#if COLLECTIVE
+#if !EARLY_READ
+            read_partials(n, e)
+#endif
+#else
             other = (me + 1) % n;
             assert(data[other] >= e)
+#endif
         fi;
         e++
     :: else -> break
@@ -376,7 +482,7 @@ progress_end:
 /* A memory system that writes buffered stores back at any time (a store
  * may become visible early; only a release forces it). */
 #define WRITE_BACK(i) \
-    :: atomic { i < N && pending[i] -> data[i] = buffered[i]; pending[i] = false }
+    :: atomic { i < N && pending[i] -> data[slot[i]] = buffered[i]; pending[i] = false }
 
 active proctype memory()
 {

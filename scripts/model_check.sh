@@ -10,10 +10,13 @@
 #   the watchdog model (discovery skipped, N > K): every run ends, and the
 #   failure flag is set whenever a barrier could not complete;
 #   the tree's flat wake, on the same matrix as the tree;
+#   the split barrier and the all-reduce on the counter and the tree;
 #   the known-bad models (no closing check, a barrier that does not wait,
 #   a launch of N > K with discovery skipped and no watchdog, arrivals that
 #   do not release, the flat wake without its reset, every grid arrival
-#   taken for the last): each must produce a counterexample.
+#   taken for the last, a split wait that does not wait, an all-reduce
+#   with one bank of partials or that reads them before its barrier): each
+#   must produce a counterexample.
 # --small is the configuration ctest runs (N <= 3, K <= 2, 2 episodes);
 # without it, N up to 4, K from 1 to 3 and 3 episodes. Exits non-zero if
 # any outcome differs from the expected one.
@@ -42,14 +45,16 @@ mismatches=0
 
 # run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN [FLAT [BAD]]]
 # (FANIN: the tree's groups per cluster; the model's default, 2, unless
-# given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD: a
-# known-bad switch of the model, NO_RESET or ALWAYS_LAST, shown in the name)
+# given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD:
+# switches of the model, each set to 1 and shown in the name: SPLIT or
+# COLLECTIVE, and the known-bad NO_RESET, ALWAYS_LAST, NO_WAIT, ONE_BANK,
+# EARLY_READ)
 run() {
   local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0} bad=${11:-}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
   local bname; bname=$(name_barrier $b)
   if [ "$flat" = 1 ]; then defs="$defs -DFLAT=1"; bname="$bname-flat"; fi
-  if [ -n "$bad" ]; then defs="$defs -D$bad=1"; bname="$bname-$(echo "$bad" | tr 'A-Z_' 'a-z-')"; fi
+  for sw in $bad; do defs="$defs -D$sw=1"; bname="$bname-$(echo "$sw" | tr 'A-Z_' 'a-z-')"; done
   if [ -n "$fanin" ]; then defs="$defs -DFANIN=$fanin"; bname="$bname-fanin$fanin"; fi
   local start end out outcome states
   start=$(date +%s.%N)
@@ -117,6 +122,21 @@ for f in 1 3; do
     done
   done
 done
+# The split barrier (arrive, the group's own work, wait) and the
+# all-reduce (partials in two banks, read after the barrier), on the
+# counter and on the tree as the kernel runs them: the split barrier with
+# the flat wake only, the collectives with either wake.
+for n in $ns; do
+  for k in $ks; do
+    for check in safety liveness; do
+      run 2 2 0 0 $n $k $check pass "" 0 SPLIT
+      run 2 3 0 0 $n $k $check pass "" 1 SPLIT
+      run 2 2 0 0 $n $k $check pass "" 0 COLLECTIVE
+      run 2 3 0 0 $n $k $check pass "" 0 COLLECTIVE
+      run 2 3 0 0 $n $k $check pass "" 1 COLLECTIVE
+    done
+  done
+done
 # The watchdog: discovery skipped, more groups than slots; and on the
 # shipped configurations, where it may fire at any time.
 for b in 1 2 3; do
@@ -140,6 +160,15 @@ run 2 3 1 0 3 2 safety fail "" 1
 run 2 3 0 0 3 2 safety fail "" 1 NO_RESET  # the flat wake without its reset
 run 2 2 0 0 3 2 safety fail "" 0 ALWAYS_LAST  # every arrival the last
 run 2 3 0 0 3 2 safety fail 1 0 ALWAYS_LAST
+run 2 2 0 0 3 2 safety fail "" 0 "SPLIT NO_WAIT"  # a wait that does not wait
+run 2 3 0 0 3 2 safety fail "" 1 "SPLIT NO_WAIT"
+run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE ONE_BANK"  # one bank of partials
+run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE ONE_BANK"
+run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE EARLY_READ"  # partials read early
+run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE EARLY_READ"
+run 0 2 0 1 3 2 safety pass "" 0 SPLIT      # the watchdog, N > K
+run 0 3 0 1 3 2 safety pass "" 1 SPLIT
+run 0 2 0 1 3 2 safety pass "" 0 COLLECTIVE
 
 echo "model_check: $mismatches outcome(s) differ from the expected" >&2
 echo "$([ $mismatches -eq 0 ] && echo 1 || echo 0) passed, $([ $mismatches -eq 0 ] && echo 0 || echo 1) failed"
