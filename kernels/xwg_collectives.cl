@@ -48,8 +48,7 @@
 /* ---- Known-bad collectives, for the tests (never shipped) ------------------
  * XWG_TEST_BROKEN_COLLECTIVE: 1 the split barrier's arrive does not count
  * the group's episode for the wait to wait on (xwg_barrier.cl), 2 the
- * partials read before the barrier that publishes them (an all-reduce: its
- * result read before the flip that publishes it). */
+ * partials read before the barrier that publishes them. */
 
 /* ---- The combining operators ----------------------------------------------- */
 inline uint xwg__op_add_uint(uint a, uint b) { return a + b; }
@@ -223,140 +222,28 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
 
 /* ---- All-reduce ------------------------------------------------------------
  * xwg_reduce_OP_T(v): OP (add, min, max) over the v of every work-item of
- * every participant, to every work-item; T is int, uint or float.
- *
- * The all-reduce is its own barrier episode, on the grid counter, with
- * the combining fused into it (C2 and C3 of the header, one group doing
- * C3's reads instead of every group):
- *   - every group publishes its partial (C2) and arrives at the counter
- *     as the counter barrier does, except that group 0 adds one less, so
- *     that the n arrivals bring the low bits to all ones without flipping
- *     the top bit;
- *   - the arrival that finds them so is the last: its acq_rel add has
- *     acquired every other arrival, so its group reads every partial,
- *     combines them (in the header's order, so the bits are those every
- *     group would get), stores the result in the bank's result word, and
- *     adds the last 1 with a release: the flip;
- *   - every other group waits for the flip, as a counter barrier's wait
- *     does, and reads the result word.
- * Each episode adds 2^31 in all and flips the top bit once, as a counter
- * or tree barrier does, so the episode count stays shared with
- * xwg_barrier() and the split barrier whatever the algorithm; the cluster
- * words are not touched. The result word of a bank is written again two
- * collectives later, after every group has passed the next one (as the
- * partials). */
-
-/* B1, and the arrival (work-item 0). Returns work-item 0's token (the
- * counter's top bit before the episode); every work-item then finds in
- * XWG__SH_LAST whether its group's arrival was the last. The second
- * work-group barrier hands what work-item 0 acquired to the group. */
-inline uint xwg__combine_arrive(xwg_self self)
-{
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    uint before = 0u;
-    if (get_local_id(0) == 0) {
-        xwg__check_pending(self, 0u, XWG__MISUSE_BARRIER_WHILE_ARRIVED);
-        volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-        before = xwg__begin_episode(self);
-        const uint add =
-            self.group_id == 0u ? XWG__SENSE - self.num_groups : 1u;
-        const uint old = XWG__COMBINE_ADD(counter, add);
-        uint last = ((old + add) & (XWG__SENSE - 1u)) == XWG__SENSE - 1u;
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
-        /* TEST ONLY: every group combines at once (the no-op barrier). */
-        last = 1u;
-#endif
-        self.shared[XWG__SH_LAST] = last;
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    return before;
-}
-
-/* The result word, where the other groups read it: after B5. Known-bad 2
- * reads it before the wait for the flip that publishes it. */
-#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 2
-#define XWG__RESULT_EARLY(self, bank)                                          \
-    xwg__load_relaxed(&(self).state[XWG__W_RESULTS + (bank)])
-#define XWG__RESULT_LATE(self, bank, early) (early)
-#else
-#define XWG__RESULT_EARLY(self, bank) 0u
-#define XWG__RESULT_LATE(self, bank, early)                                    \
-    xwg__load_relaxed(&(self).state[XWG__W_RESULTS + (bank)])
-#endif
-
-/* B3 to B5. The last arrival publishes the result and flips the counter,
- * with one release add that also publishes its group's accesses since its
- * arrival; every other group's work-item 0 waits for the flip. Then B5
- * hands what work-item 0 acquired to the group, which may read the
- * result word. The same barriers in every group, last or not: PoCL's
- * compiler refuses work-group barriers in branches. */
-inline void xwg__combine_finish(xwg_self self, uint last, uint before,
-                                uint bank, uint result)
-{
-    volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-    if (get_local_id(0) == 0) {
-        if (last) {
-            xwg__store_relaxed(&self.state[XWG__W_RESULTS + bank], result);
-#if !(defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1)
-            XWG__ARRIVE_ADD(counter, 1u);
-#endif
-        } else if (xwg__await_change(counter, before, XWG__SENSE, self.state,
-                                     self.watchdog)) {
-            (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
-        }
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-}
-
-/* C3: work-item l folds partials l, l + size, ..., and the group's tree
- * combines the folds; work-items past the participants keep `part`, which
- * the tree leaves out. Every group runs the tree (its barriers), but only
- * the combining group (`reads` != 0) loads the partials. */
-#define XWG__DEFINE_FOLD(OP, T)                                                \
-    inline T xwg__fold_##OP##_##T(xwg_self self,                              \
-                                  volatile XWG__GLOBAL_WORD *bank, T part,    \
-                                  uint reads)                                  \
-    {                                                                          \
-        const uint l = (uint)get_local_id(0);                                  \
-        const uint size = (uint)get_local_size(0);                             \
-        const uint n = self.num_groups;                                        \
-        T fold = part;                                                         \
-        for (uint i = l; reads && i < n; i += size) {                          \
-            const T x = as_##T(xwg__load_relaxed(&bank[i]));                   \
-            fold = i == l ? x : xwg__op_##OP##_##T(fold, x);                   \
-        }                                                                      \
-        return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
-    }
-
-XWG__DEFINE_FOLD(add, uint)
-XWG__DEFINE_FOLD(min, uint)
-XWG__DEFINE_FOLD(max, uint)
-XWG__DEFINE_FOLD(add, int)
-XWG__DEFINE_FOLD(min, int)
-XWG__DEFINE_FOLD(max, int)
-XWG__DEFINE_FOLD(add, float)
-XWG__DEFINE_FOLD(min, float)
-XWG__DEFINE_FOLD(max, float)
-
+ * every participant, to every work-item; T is int, uint or float. */
 #define XWG__DEFINE_REDUCE(OP, T)                                              \
     inline T xwg_reduce_##OP##_##T##_of(xwg_self self, T v)                   \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         const uint size = (uint)get_local_size(0);                             \
         const uint n = self.num_groups;                                        \
-        const uint bank_index = *self.collectives & 1u;                        \
         volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
         /* C1, C2 */                                                           \
         const T part = xwg__group_##OP##_##T(self.scratch, v, size);          \
         if (l == 0u)                                                           \
             xwg__store_relaxed(&bank[self.group_id], as_uint(part));           \
-        const uint before = xwg__combine_arrive(self);                         \
-        const uint last = self.shared[XWG__SH_LAST];                           \
-        const T total = xwg__fold_##OP##_##T(self, bank, part, last);          \
-        const uint early = XWG__RESULT_EARLY(self, bank_index);                \
-        xwg__combine_finish(self, last, before, bank_index, as_uint(total));   \
-        return last ? total                                                    \
-                    : as_##T(XWG__RESULT_LATE(self, bank_index, early));       \
+        XWG__PUBLISH(self);                                                    \
+        /* C3: work-items past the participants keep `part`; the tree         \
+         * leaves them out. */                                                 \
+        T fold = part;                                                         \
+        for (uint i = l; i < n; i += size) {                                   \
+            const T x = as_##T(xwg__load_relaxed(&bank[i]));                   \
+            fold = i == l ? x : xwg__op_##OP##_##T(fold, x);                   \
+        }                                                                      \
+        XWG__AFTER_READS(self);                                                \
+        return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
     }
 
 XWG__DEFINE_REDUCE(add, uint)

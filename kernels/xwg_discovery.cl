@@ -35,11 +35,7 @@
 #define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
 #define XWG__SH_PENDING 5u  /* 1 between a split barrier's arrive and its
                                wait; work-item 0's alone */
-#define XWG__SH_LAST 6u     /* an all-reduce: 1 in the group whose arrival
-                               was the last (xwg_collectives.cl). Written
-                               by work-item 0 between two work-group
-                               barriers, read by all after the second */
-#define XWG__SH_WORDS 7u
+#define XWG__SH_WORDS 6u
 
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {

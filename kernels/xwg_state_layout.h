@@ -33,11 +33,6 @@
                                     per episode. In the header, so 0 at the
                                     start of every launch: the barriers
                                     count on that */
-#define XWG__W_RESULTS 225u      /* all-reduce: the combined value, one word
-                                    per bank of partials, written by the
-                                    last arrival before it flips the
-                                    counter: on the counter's line, where a
-                                    waiter that saw the flip finds it */
 #define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;
                                     tree barrier: cluster c's counter there */
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
