@@ -80,7 +80,12 @@ cl_kernel build(driver *d, const char *source, const char *name)
 {
     cl_program prog = NULL;
     char *log = NULL;
-    int err = xwg_program_build(d->xc, source, d->options, &prog, &log);
+    /* XWG_TEST_LOCAL: the local size, which kernels may require (a
+     * compiler then fits their registers to it). */
+    char options[sizeof d->options + 48];
+    snprintf(options, sizeof options, "%s -DXWG_TEST_LOCAL=%zu", d->options,
+             d->local);
+    int err = xwg_program_build(d->xc, source, options, &prog, &log);
     if (err != XWG_SUCCESS) {
         fprintf(stderr, "build failed: %s\n%s\n", xwg_status_name(err),
                 log ? log : "");
