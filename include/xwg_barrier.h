@@ -94,7 +94,12 @@
  *                      work-items (or the device's largest, if smaller;
  *                      a larger one ends in XWG_ERROR_BARRIER_MISUSE).
  *                      A kernel that calls one uses that many words of
- *                      local memory.
+ *                      local memory. Collectives cost registers: a kernel
+ *                      that runs them in large groups should declare its
+ *                      size, __attribute__((reqd_work_group_size(L, 1,
+ *                      1))), so that the compiler fits its registers to
+ *                      L (NVIDIA's does; without it a group of 1024 may
+ *                      not fit: CL_OUT_OF_RESOURCES).
  *   xwg_fence_work_group(), xwg_fence_device(), xwg_fence_system()
  *                      sequentially consistent fences at each scope, like
  *                      CUDA's __threadfence_block(), __threadfence() and
