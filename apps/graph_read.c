@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "graph.h"
+#include "text_lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +40,11 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
     int ok = -1, mm = 0, dimacs = 0, symmetric = 0;
     unsigned long line = 0, n = 0, declared = 0, seen = 0, kept = 0;
     uint32_t *src = NULL, *dst = NULL, *w = NULL;
-    char buf[512];
-    while (fgets(buf, sizeof buf, f)) {
-        line++;
-        if (strchr(buf, '\n') == NULL && !feof(f))
-            FAIL("%s:%lu: line longer than %zu characters", path, line,
-                 sizeof buf - 2);
-        char *p = buf + strspn(buf, " \t\r");
+    text_lines in = {.f = f, .path = path};
+    char *p;
+    err[0] = '\0';
+    while ((p = text_next_line(&in, err, err_size)) != NULL) {
+        line = in.line;
         if (line == 1 && !strncmp(p, "%%MatrixMarket", 14)) {
             if (!strstr(p, "coordinate"))
                 FAIL("%s:%lu: only the coordinate Matrix Market format is read",
@@ -99,6 +98,8 @@ int graph_read_file(graph *g, const char *path, char *err, unsigned err_size)
             w[kept++] = clamp_weight(weight);
         }
     }
+    if (err[0] != '\0')
+        goto done; /* a line too long */
     if (!mm && !dimacs)
         FAIL("%s: empty, or no header", path);
     if (n == 0 || n > (1u << 28))

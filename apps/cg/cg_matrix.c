@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cg_matrix.h"
+#include "../text_lines.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -192,13 +193,11 @@ int csr_read_matrix_market(csr_matrix *a, const char *path, char *err,
     unsigned long line = 0, n = 0, declared = 0, seen = 0;
     entry *e = NULL;
     size_t count = 0;
-    char buf[512];
-    while (fgets(buf, sizeof buf, f)) {
-        line++;
-        if (strchr(buf, '\n') == NULL && !feof(f))
-            FAIL("%s:%lu: line longer than %zu characters", path, line,
-                 sizeof buf - 2);
-        char *p = buf + strspn(buf, " \t\r");
+    text_lines in = {.f = f, .path = path};
+    char *p;
+    err[0] = '\0';
+    while ((p = text_next_line(&in, err, err_size)) != NULL) {
+        line = in.line;
         if (line == 1) {
             if (strncmp(p, "%%MatrixMarket", 14) != 0 ||
                 strstr(p, "coordinate") == NULL)
@@ -243,6 +242,8 @@ int csr_read_matrix_market(csr_matrix *a, const char *path, char *err,
             e[count++] = (entry){(uint32_t)(c - 1), (uint32_t)(r - 1),
                                  (float)v};
     }
+    if (err[0] != '\0')
+        goto done; /* a line too long */
     if (line == 0)
         FAIL("%s: empty", path);
     if (n == 0)
