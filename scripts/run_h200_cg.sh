@@ -10,10 +10,28 @@
 # Writes $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
 # variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
 # ms_per_iter, residual, host_difference, verified.
+# PLATFORM=Portable runs xwg-cg alone on the GPU machine's PoCL (its 16
+# cores) into $OUT/cg-pocl.csv, on matrices a CPU solves in seconds:
+# the tridiagonal system of 2^16 rows and the 256 x 256 Laplacian, with
+# ITERS (default there 100) iterations for the time per iteration.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
+platform=${PLATFORM:-NVIDIA}
+if [ "$platform" != NVIDIA ]; then
+  csv="$out/cg-pocl.csv"
+  echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
+  status=0
+  for run in "tridiag:65536 1e-5 64" "laplace:256x256 1e-4 64"; do
+    set -- $run
+    timeout 250 /tmp/xwg-build/xwg-cg --platform-name "$platform" \
+        --matrix "$1" --tol "$2" --local-size "$3" \
+        --timing-iters "${ITERS:-100}" --repeat 3 --csv "$csv" \
+        --label xwg-pocl16 >&2 || status=1
+  done
+  exit $status
+fi
 iters=${ITERS:-1000}
 csv="$out/cg-h200.csv"
 echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
