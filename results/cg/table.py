@@ -8,7 +8,8 @@ included. Each xwg figure is the median of the run's repeats (the first
 repeat's solve also includes the kernel's first-launch compile). Prints
 markdown.
 
-usage: results/cg/table.py [CSV]   (default: cg-h200.csv beside this file)
+usage: results/cg/table.py [CSV]   (default: cg-h200.csv beside this file;
+       cg-pocl16.csv is the run on the GPU machine's PoCL)
 """
 import csv
 import os
@@ -46,16 +47,20 @@ def main():
         def groups(variant):
             return v[variant][0]["groups"]
 
-        x, m, c = (per_iter(k) for k in ("persistent", "multi",
-                                          "cuda-grid-sync"))
+        x, m = per_iter("persistent"), per_iter("multi")
         ok = all(r["verified"] == "1" for rows in v.values() for r in rows)
+        if "cuda-grid-sync" in v:  # (a CPU device's run has no CUDA row)
+            c = per_iter("cuda-grid-sync")
+            cuda = "%.1f us (%s blocks)" % (c, groups("cuda-grid-sync"))
+            ratio, cuda_solve = "%.2f" % (x / c), "%.3f ms" % solve(
+                "cuda-grid-sync")
+        else:
+            cuda, ratio, cuda_solve = "-", "-", "-"
         print("| %s | %d | %s | %.1f us (%s groups) | %.1f us (%s groups) | "
-              "%.1f us (%s blocks) | %.2f | %.2f | %.3f ms | %.3f ms | "
-              "%.3f ms | %s |"
+              "%s | %s | %.2f | %.3f ms | %.3f ms | %s | %s |"
               % (key[0], key[1], v["persistent"][0]["iterations"], x,
-                 groups("persistent"), m, groups("multi"), c,
-                 groups("cuda-grid-sync"), x / c, m / x, solve("persistent"),
-                 solve("multi"), solve("cuda-grid-sync"),
+                 groups("persistent"), m, groups("multi"), cuda, ratio,
+                 m / x, solve("persistent"), solve("multi"), cuda_solve,
                  "yes" if ok else "NO"))
 
 
