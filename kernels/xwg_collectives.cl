@@ -220,6 +220,43 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
 #define XWG__AFTER_READS(self) ((void)0)
 #endif
 
+/* ---- C3's fold ---------------------------------------------------------------
+ * xwg__fold_OP_T(bank, i, n, step, fold): fold combined, left to right,
+ * with the partials i, i + step, ... below n. Four loads at a time, all
+ * issued before the first is combined: one after another, each load
+ * would wait for the combination before it, and a work-item folding tens
+ * of partials (64 work-items, thousands of groups) would pay a round
+ * trip to memory for each. The order of combination is the header's. */
+#define XWG__DEFINE_FOLD(OP, T)                                                \
+    inline T xwg__fold_##OP##_##T(volatile XWG__GLOBAL_WORD *bank, uint i,    \
+                                  uint n, uint step, T fold)                   \
+    {                                                                          \
+        for (; i + 3u * step < n; i += 4u * step) {                            \
+            const T a = as_##T(xwg__load_relaxed(&bank[i]));                   \
+            const T b = as_##T(xwg__load_relaxed(&bank[i + step]));            \
+            const T c = as_##T(xwg__load_relaxed(&bank[i + 2u * step]));       \
+            const T d = as_##T(xwg__load_relaxed(&bank[i + 3u * step]));       \
+            fold = xwg__op_##OP##_##T(                                         \
+                xwg__op_##OP##_##T(                                            \
+                    xwg__op_##OP##_##T(xwg__op_##OP##_##T(fold, a), b), c),    \
+                d);                                                            \
+        }                                                                      \
+        for (; i < n; i += step)                                               \
+            fold = xwg__op_##OP##_##T(fold,                                    \
+                                      as_##T(xwg__load_relaxed(&bank[i])));    \
+        return fold;                                                           \
+    }
+
+XWG__DEFINE_FOLD(add, uint)
+XWG__DEFINE_FOLD(min, uint)
+XWG__DEFINE_FOLD(max, uint)
+XWG__DEFINE_FOLD(add, int)
+XWG__DEFINE_FOLD(min, int)
+XWG__DEFINE_FOLD(max, int)
+XWG__DEFINE_FOLD(add, float)
+XWG__DEFINE_FOLD(min, float)
+XWG__DEFINE_FOLD(max, float)
+
 /* ---- All-reduce ------------------------------------------------------------
  * xwg_reduce_OP_T(v): OP (add, min, max) over the v of every work-item of
  * every participant, to every work-item; T is int, uint or float. */
@@ -238,10 +275,10 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
         /* C3: work-items past the participants keep `part`; the tree         \
          * leaves them out. */                                                 \
         T fold = part;                                                         \
-        for (uint i = l; i < n; i += size) {                                   \
-            const T x = as_##T(xwg__load_relaxed(&bank[i]));                   \
-            fold = i == l ? x : xwg__op_##OP##_##T(fold, x);                   \
-        }                                                                      \
+        if (l < n)                                                             \
+            fold = xwg__fold_##OP##_##T(                                       \
+                bank, l + size, n, size,                                       \
+                as_##T(xwg__load_relaxed(&bank[l])));                          \
         XWG__AFTER_READS(self);                                                \
         return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
     }
