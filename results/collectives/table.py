@@ -41,9 +41,11 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- |")
     # The run of scripts/run_h200_collectives.sh, then the collectives
     # again with their kernel's work-group size declared (a43277c's
-    # test kernel; README.md says how it was run).
+    # test kernel), and with the batched fold (2b9bd4b); README.md says
+    # how each was run.
     for name in ("collectives-stress-h200.csv",
-                 "collectives-stress-declared-h200.csv"):
+                 "collectives-stress-declared-h200.csv",
+                 "collectives-stress-fold-h200.csv"):
         with open(os.path.join(here, name)) as f:
             for row in csv.DictReader(f):
                 if row["test"] == "collective_misuse":
