@@ -310,10 +310,9 @@ static int ratio_is(double a, double b, double want)
 
 /* watchdog_ms is converted with the context's calibration into a bound
  * proportional to it (0 meaning 1000), at least 1024 polls and at most
- * 4e9; and a wait
- * that the bound ends takes at least a good part of watchdog_ms. Would
- * fail if watchdog_ms were ignored, scaled wrongly, or not the bound
- * that waits use. */
+ * 4e9; and a wait that the bound ends takes at least a good part of
+ * watchdog_ms. Would fail if watchdog_ms were ignored, scaled wrongly,
+ * or not the bound that waits use. */
 START_TEST(watchdog_ms_sets_the_bound)
 {
     test_env env;
