@@ -313,6 +313,23 @@ double csr_relative_residual(const csr_matrix *a, const float *b,
     return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
+double csr_relative_difference(const csr_matrix *a, const float *x,
+                               const double *ref)
+{
+    double dd = 0, rr = 0;
+    for (uint32_t i = 0; i < a->n; i++) {
+        dd += (x[i] - ref[i]) * (x[i] - ref[i]);
+        rr += ref[i] * ref[i];
+    }
+    return rr > 0 ? sqrt(dd / rr) : sqrt(dd);
+}
+
+double csr_difference_bound(double lo, double hi, double residual,
+                            double ref_residual)
+{
+    return lo > 0 ? hi / lo * (residual + ref_residual) * 1.01 : 1e-3;
+}
+
 void csr_gershgorin(const csr_matrix *a, double *lo, double *hi)
 {
     *lo = INFINITY;

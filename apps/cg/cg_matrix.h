@@ -50,6 +50,15 @@ void csr_multiply(const csr_matrix *a, const double *x, double *y);
 /* ||b - A x||_2 / ||b||_2 for a float x, in double. */
 double csr_relative_residual(const csr_matrix *a, const float *b,
                              const float *x);
+/* ||x - ref||_2 / ||ref||_2 (||x - ref|| where ref is 0), in double. */
+double csr_relative_difference(const csr_matrix *a, const float *x,
+                               const double *ref);
+/* The most that relative difference may be for a solve checked against
+ * the host's: x - ref = A^-1 (r_ref - r), so within kappa times the two
+ * relative residuals where Gershgorin's bounds [lo, hi] give kappa
+ * (lo > 0), and within 1e-3 (three digits) elsewhere. */
+double csr_difference_bound(double lo, double hi, double residual,
+                            double ref_residual);
 /* Gershgorin's bounds on the eigenvalues: every eigenvalue lies in
  * [*lo, *hi]. Where *lo > 0, the condition number is at most *hi / *lo. */
 void csr_gershgorin(const csr_matrix *a, double *lo, double *hi);

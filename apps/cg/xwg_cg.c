@@ -230,23 +230,24 @@ static int solve_multi(cg_env *E, const csr_matrix *a, cg_buffers *d,
         k[i] = clCreateKernel(E->multi, kernel_names[i], &err);
     const size_t scratch = E->local * sizeof(float);
     const cl_uint g = d->parts;
+    /* Each kernel's last argument is its __local scratch. */
+    static const cl_uint scratch_arg[KERNELS] = {3, 3, 10, 3, 7, 3};
     if (err == CL_SUCCESS) {
-        err = set_args(k[K_START], 0, "umm", a->n, d->r, d->part);
-        err |= set_args(k[K_FIRST_RR], 0, "mum", d->part, g, d->scalars);
         /* Arguments 5 and 6 of A p' (the old p and p'), and 3 of the
          * update (p'), swap every iteration, below. */
-        err |= set_args(k[K_SPMV_DOT], 0, "ummmmmmmmm", a->n, d->row, d->col,
-                        d->val, d->r, d->p, d->q, d->ap, d->part, d->scalars);
-        err |= set_args(k[K_ALPHA], 0, "mum", d->part, g, d->scalars);
-        err |= set_args(k[K_UPDATE_XR], 0, "ummmmmm", a->n, d->x, d->r, d->q,
-                        d->ap, d->part, d->scalars);
-        err |= set_args(k[K_BETA], 0, "mum", d->part, g, d->scalars);
-        err |= clSetKernelArg(k[K_START], 3, scratch, NULL);
-        err |= clSetKernelArg(k[K_FIRST_RR], 3, scratch, NULL);
-        err |= clSetKernelArg(k[K_SPMV_DOT], 10, scratch, NULL);
-        err |= clSetKernelArg(k[K_ALPHA], 3, scratch, NULL);
-        err |= clSetKernelArg(k[K_UPDATE_XR], 7, scratch, NULL);
-        err |= clSetKernelArg(k[K_BETA], 3, scratch, NULL);
+        const int set[] = {
+            set_args(k[K_START], 0, "umm", a->n, d->r, d->part),
+            set_args(k[K_FIRST_RR], 0, "mum", d->part, g, d->scalars),
+            set_args(k[K_SPMV_DOT], 0, "ummmmmmmmm", a->n, d->row, d->col,
+                     d->val, d->r, d->p, d->q, d->ap, d->part, d->scalars),
+            set_args(k[K_ALPHA], 0, "mum", d->part, g, d->scalars),
+            set_args(k[K_UPDATE_XR], 0, "ummmmmm", a->n, d->x, d->r, d->q,
+                     d->ap, d->part, d->scalars),
+            set_args(k[K_BETA], 0, "mum", d->part, g, d->scalars)};
+        for (int i = 0; i < KERNELS && err == CL_SUCCESS; i++)
+            err = set[i] != CL_SUCCESS
+                      ? set[i]
+                      : clSetKernelArg(k[i], scratch_arg[i], scratch, NULL);
     }
     /* The settings that every kernel reads (CG_SETTINGS). */
     float settings[8] = {0, 0, 0, 0, stop, 0, 0, 0};
@@ -313,17 +314,9 @@ static verdict check_solve(const csr_matrix *a, const float *b,
 {
     verdict v = {0};
     v.residual = csr_relative_residual(a, b, x);
-    double dd = 0, xx = 0;
-    for (uint32_t i = 0; i < a->n; i++) {
-        dd += (x[i] - ref->x[i]) * (x[i] - ref->x[i]);
-        xx += ref->x[i] * ref->x[i];
-    }
-    v.difference = xx > 0 ? sqrt(dd / xx) : sqrt(dd);
-    /* x - x_host = A^-1 (r_host - r): within kappa times the two relative
-     * residuals where Gershgorin bounds kappa; elsewhere three digits. */
-    double bound = ref->lo > 0 ? ref->hi / ref->lo *
-                                     (v.residual + ref->residual) * 1.01
-                               : 1e-3;
+    v.difference = csr_relative_difference(a, x, ref->x);
+    const double bound =
+        csr_difference_bound(ref->lo, ref->hi, v.residual, ref->residual);
     if (r->err != XWG_SUCCESS)
         snprintf(v.why, sizeof v.why, "%s", xwg_status_name(r->err));
     else if (r->iterations >= S->max_iter)
@@ -499,6 +492,10 @@ int main(int argc, char **argv)
         b[i] = 1.0f;
     double t0 = now_ms();
     ref.iterations = csr_host_cg(&a, b, S.tol / 1000, 100 * S.max_iter, ref.x);
+    if (ref.iterations < 0) {
+        fprintf(stderr, "xwg-cg: out of memory for the host's solve\n");
+        return 2;
+    }
     float *xf = x; /* the host's x, as float, for its residual */
     for (uint32_t i = 0; i < a.n; i++)
         xf[i] = (float)ref.x[i];

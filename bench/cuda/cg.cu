@@ -208,14 +208,8 @@ int main(int argc, char **argv)
                      &rr); // the second: warm
     CHECK(cudaMemcpy(x, d.x, vec, cudaMemcpyDeviceToHost));
     const double residual = csr_relative_residual(&a, b, x);
-    double dd = 0, xx = 0;
-    for (unsigned i = 0; i < a.n; i++) {
-        dd += (x[i] - ref[i]) * (x[i] - ref[i]);
-        xx += ref[i] * ref[i];
-    }
-    const double difference = sqrt(dd / xx);
-    const double bound =
-        lo > 0 ? hi / lo * (residual + ref_residual) * 1.01 : 1e-3;
+    const double difference = csr_relative_difference(&a, x, ref);
+    const double bound = csr_difference_bound(lo, hi, residual, ref_residual);
     const int verified = iterations < max_iter && difference <= bound;
     double per_iter = 0;
     if (timing_iters > 0) {
