@@ -57,14 +57,28 @@ cl_uint test_refcount_context(cl_context c)
     return n;
 }
 
-cl_uint test_settled_refcount_context(cl_context c, cl_uint at_most)
+/* Reads count(object) every 10 ms until it falls to at_most, 5 s at most. */
+static cl_uint settle(cl_uint (*count)(void *), void *object, cl_uint at_most)
 {
-    cl_uint n = test_refcount_context(c);
+    cl_uint n = count(object);
     for (int i = 0; i < 500 && n > at_most; i++) {
         nanosleep(&(struct timespec){0, 10000000}, NULL); /* 10 ms */
-        n = test_refcount_context(c);
+        n = count(object);
     }
     return n;
+}
+
+static cl_uint count_context(void *c) { return test_refcount_context(c); }
+static cl_uint count_kernel(void *k) { return test_refcount_kernel(k); }
+
+cl_uint test_settled_refcount_context(cl_context c, cl_uint at_most)
+{
+    return settle(count_context, c, at_most);
+}
+
+cl_uint test_settled_refcount_kernel(cl_kernel k, cl_uint at_most)
+{
+    return settle(count_kernel, k, at_most);
 }
 
 cl_uint test_refcount_kernel(cl_kernel k)

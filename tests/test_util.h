@@ -46,6 +46,8 @@ cl_uint test_refcount_context(cl_context c);
  * can be high for a moment; a leak stays high. */
 cl_uint test_settled_refcount_context(cl_context c, cl_uint at_most);
 cl_uint test_refcount_kernel(cl_kernel k);
+/* The same for a kernel, whose finished commands can hold it a moment. */
+cl_uint test_settled_refcount_kernel(cl_kernel k, cl_uint at_most);
 cl_uint test_refcount_program(cl_program p);
 cl_uint test_refcount_mem(cl_mem m);
 
