@@ -5,6 +5,7 @@
 #ifndef XWG_BENCH_H
 #define XWG_BENCH_H
 
+#include "timing.h"
 #include "xwg_barrier.h"
 
 #include <stdio.h>
@@ -38,12 +39,8 @@ typedef struct bench {
     FILE *csv;
 } bench;
 
-/* Wall-clock microseconds. */
-double now_us(void);
 /* A finished command's device time, in microseconds; releases the event. */
 double event_us(cl_event ev);
-/* qsort's order for doubles, ascending. */
-int cmp_double(const void *a, const void *b);
 /* Sorts us[0..n) (n > 0) and gives its fastest, median and slowest in
  * pick[], which rows name by spread_names[]: min, median, max. */
 extern const char *const spread_names[3];

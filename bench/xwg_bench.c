@@ -66,7 +66,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char bench_source[] =
     "__kernel void barriers(uint count, XWG_STATE)\n"
@@ -107,13 +106,6 @@ static const char bench_source[] =
     "        sink[0] += 1;\n"
     "}\n";
 
-double now_us(void)
-{
-    struct timespec t;
-    timespec_get(&t, TIME_UTC);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
 /* A finished command's device time, in microseconds; releases the event. */
 double event_us(cl_event ev)
 {
@@ -126,12 +118,6 @@ double event_us(cl_event ev)
     return (end - start) / 1e3;
 }
 
-
-int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int bench_measures(const bench *b, xwg_barrier_algo algo)
 {

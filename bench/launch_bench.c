@@ -1,0 +1,358 @@
+/*
+ * launch_bench.c - xwg-launch-bench: what a launch through xwg costs
+ * beside a plain OpenCL launch of the same geometry, in one run.
+ *
+ * Every figure is wall time on the host, per launch, over `count` launches
+ * (median of 5 repetitions, each repetition running every row in turn, so
+ * that drift reaches all rows alike). The plain rows launch an empty
+ * kernel; the xwg rows an empty kernel with XWG_STATE, at the groups that
+ * discovery finds (full occupancy), on a queue without profiling:
+ *   plain/enqueue      the time spent in clEnqueueNDRangeKernel;
+ *   plain/chained      launches back to back, clFinish after every 32;
+ *   plain/readback     each launch followed by a blocking 4-byte read (a
+ *                      host loop that reads a convergence flag);
+ *   xwg/enqueue        the time spent in xwg_launch_async() (discovery
+ *                      skipped);
+ *   xwg/wait           xwg_launch_async() then xwg_launch_finish(): the
+ *                      launch waited for, its status read (discovery
+ *                      skipped), against plain/readback;
+ *   xwg/wait+discovery the same through xwg_launch(), discovery in the
+ *                      launch (the default);
+ *   xwg/chained        32 xwg_launch_async() back to back, then their 32
+ *                      xwg_launch_finish(), against plain/chained;
+ *   requests/xwg       short persistent kernels: one launch of a kernel
+ *                      with 10 barriers per request, chained as above;
+ *   requests/plain     the same work as a multi-kernel program does it:
+ *                      11 launches per request (a launch boundary for each
+ *                      barrier), chained as above.
+ * The request rows give us per request; stderr also prints requests per
+ * second and the three ratios that issue 19 sets targets for.
+ *
+ * Usage: xwg-launch-bench [--platform-name S] [--local-size 256]
+ *          [--count 1000] [--requests 2000] [--csv FILE] [--label TEXT]
+ * CSV columns: label,device,row,local_size,groups,us (appended; the
+ * header is written to a new file).
+ */
+#include "timing.h"
+#include "xwg_barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPS 5
+#define CHAIN 32           /* launches in flight before the host waits */
+#define BARRIERS_PER_REQ 10
+
+static const char source[] =
+    "__kernel void empty(__global uint *sink)\n"
+    "{\n"
+    "    if (get_global_id(0) == 0)\n"
+    "        sink[0] += 1;\n"
+    "}\n"
+    "__kernel void xwg_empty(__global uint *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (xwg_global_id() == 0)\n"
+    "        sink[0] += 1;\n"
+    "}\n"
+    "__kernel void request(__global uint *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    for (uint i = 0; i < 10u && !xwg_failed(); i++)\n"
+    "        xwg_barrier();\n"
+    "    if (xwg_global_id() == 0)\n"
+    "        sink[0] += 1;\n"
+    "}\n";
+
+typedef struct {
+    cl_context cl;
+    cl_command_queue queue; /* in order, no profiling */
+    xwg_context *xc;
+    cl_kernel empty, xwg_empty, request;
+    cl_mem sink;
+    size_t local, global;
+    cl_uint groups;
+    unsigned count, requests;
+} launch_bench;
+
+enum row_id {
+    PLAIN_ENQUEUE, PLAIN_CHAINED, PLAIN_READBACK, XWG_ENQUEUE, XWG_WAIT,
+    XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG, REQUESTS_PLAIN, ROWS
+};
+static const char *const row_names[ROWS] = {
+    "plain/enqueue", "plain/chained",      "plain/readback",
+    "xwg/enqueue",   "xwg/wait",           "xwg/wait+discovery",
+    "xwg/chained",   "requests/xwg",       "requests/plain"};
+
+static void fail(const char *what, int err)
+{
+    fprintf(stderr, "xwg-launch-bench: %s: %s (%s)\n", what,
+            xwg_status_name(err), xwg_last_error());
+    exit(1);
+}
+
+static void plain_launch(launch_bench *b, cl_kernel k)
+{
+    int err = clEnqueueNDRangeKernel(b->queue, k, 1, NULL, &b->global,
+                                     &b->local, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        fail("clEnqueueNDRangeKernel", err);
+}
+
+/* `n` plain launches of k, `per` back to back between waits: total wall
+ * time, and in *enqueue the time spent enqueueing. */
+static double plain_chained(launch_bench *b, cl_kernel k, unsigned n,
+                            unsigned per, double *enqueue)
+{
+    *enqueue = 0;
+    clFinish(b->queue);
+    double start = now_us();
+    for (unsigned i = 0; i < n; i++) {
+        double before = now_us();
+        plain_launch(b, k);
+        *enqueue += now_us() - before;
+        if ((i + 1) % per == 0)
+            clFinish(b->queue);
+    }
+    clFinish(b->queue);
+    return now_us() - start;
+}
+
+static double plain_readback(launch_bench *b)
+{
+    clFinish(b->queue);
+    double start = now_us();
+    for (unsigned i = 0; i < b->count; i++) {
+        cl_uint flag;
+        plain_launch(b, b->empty);
+        int err = clEnqueueReadBuffer(b->queue, b->sink, CL_TRUE, 0,
+                                      sizeof flag, &flag, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            fail("clEnqueueReadBuffer", err);
+    }
+    return now_us() - start;
+}
+
+/* `n` launches of k through xwg, discovery skipped, `per` in flight
+ * between waits: total wall time, and in *enqueue the time spent in
+ * xwg_launch_async(). */
+static double xwg_chained(launch_bench *b, cl_kernel k, unsigned n,
+                          unsigned per, double *enqueue)
+{
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.groups = b->groups;
+    lo.skip_discovery = 1;
+    xwg_pending *p[CHAIN];
+    *enqueue = 0;
+    clFinish(b->queue);
+    double start = now_us();
+    for (unsigned i = 0; i < n; i += per) {
+        unsigned batch = n - i < per ? n - i : per;
+        for (unsigned j = 0; j < batch; j++) {
+            double before = now_us();
+            int err = xwg_launch_async(b->xc, b->queue, k, b->local, &lo,
+                                       &p[j], NULL);
+            *enqueue += now_us() - before;
+            if (err != XWG_SUCCESS)
+                fail("xwg_launch_async", err);
+        }
+        for (unsigned j = 0; j < batch; j++) {
+            int err = xwg_launch_finish(p[j], NULL);
+            if (err != XWG_SUCCESS)
+                fail("xwg_launch_finish", err);
+        }
+    }
+    return now_us() - start;
+}
+
+static double xwg_with_discovery(launch_bench *b)
+{
+    clFinish(b->queue);
+    double start = now_us();
+    for (unsigned i = 0; i < b->count; i++) {
+        int err = xwg_launch(b->xc, b->queue, b->xwg_empty, b->local, NULL);
+        if (err != XWG_SUCCESS)
+            fail("xwg_launch", err);
+    }
+    return now_us() - start;
+}
+
+/* One repetition of every row, in us per launch (per request for the
+ * request rows). */
+static void repetition(launch_bench *b, double us[ROWS])
+{
+    double enq;
+    const double n = b->count, r = b->requests;
+    us[PLAIN_CHAINED] = plain_chained(b, b->empty, b->count, CHAIN, &enq) / n;
+    us[PLAIN_ENQUEUE] = enq / n;
+    us[PLAIN_READBACK] = plain_readback(b) / n;
+    us[XWG_WAIT] = xwg_chained(b, b->xwg_empty, b->count, 1, &enq) / n;
+    us[XWG_ENQUEUE] = enq / n;
+    us[XWG_WAIT_DISCOVERY] = xwg_with_discovery(b) / n;
+    us[XWG_CHAINED] = xwg_chained(b, b->xwg_empty, b->count, CHAIN, &enq) / n;
+    us[REQUESTS_XWG] = xwg_chained(b, b->request, b->requests, CHAIN, &enq) / r;
+    us[REQUESTS_PLAIN] =
+        plain_chained(b, b->empty, b->requests * (BARRIERS_PER_REQ + 1),
+                      CHAIN * (BARRIERS_PER_REQ + 1), &enq) /
+        r;
+}
+
+static cl_kernel kernel(cl_program prog, const char *name, cl_mem sink)
+{
+    int err;
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    if (k == NULL)
+        fail(name, err);
+    clSetKernelArg(k, 0, sizeof sink, &sink);
+    return k;
+}
+
+static void setup(launch_bench *b, const char *platform)
+{
+    cl_platform_id p;
+    cl_device_id device;
+    int err = xwg_find_device(platform, &p, &device);
+    if (err != XWG_SUCCESS)
+        fail("no device", err);
+    b->cl = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (b->cl == NULL)
+        fail("clCreateContext", err);
+    b->queue = clCreateCommandQueueWithProperties(b->cl, device, NULL, &err);
+    if (b->queue == NULL)
+        fail("clCreateCommandQueueWithProperties", err);
+    if ((err = xwg_context_create(b->cl, device, NULL, &b->xc)) != XWG_SUCCESS)
+        fail("xwg_context_create", err);
+    cl_program prog;
+    char *log = NULL;
+    if ((err = xwg_program_build(b->xc, source, NULL, &prog, &log)) !=
+        XWG_SUCCESS) {
+        fprintf(stderr, "%s\n", log ? log : "");
+        fail("xwg_program_build", err);
+    }
+    free(log);
+    b->sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+    if (b->sink == NULL)
+        fail("clCreateBuffer", err);
+    b->empty = kernel(prog, "empty", b->sink);
+    b->xwg_empty = kernel(prog, "xwg_empty", b->sink);
+    b->request = kernel(prog, "request", b->sink);
+    clReleaseProgram(prog); /* the kernels keep it */
+    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+    if ((err = xwg_discover(b->xc, b->xwg_empty, b->local, &occ)) !=
+        XWG_SUCCESS)
+        fail("xwg_discover", err);
+    b->groups = occ.groups;
+    b->global = (size_t)b->groups * b->local;
+}
+
+static void teardown(launch_bench *b)
+{
+    clReleaseKernel(b->empty);
+    clReleaseKernel(b->xwg_empty);
+    clReleaseKernel(b->request);
+    clReleaseMemObject(b->sink);
+    xwg_context_release(b->xc);
+    clReleaseCommandQueue(b->queue);
+    clReleaseContext(b->cl);
+}
+
+static FILE *open_csv(const char *path)
+{
+    FILE *probe = fopen(path, "r");
+    int fresh = probe == NULL;
+    if (probe)
+        fclose(probe);
+    FILE *f = fopen(path, "a");
+    if (f == NULL) {
+        perror(path);
+        exit(1);
+    }
+    if (fresh)
+        fprintf(f, "label,device,row,local_size,groups,us\n");
+    return f;
+}
+
+static void report(const launch_bench *b, const double us[ROWS],
+                   const char *device, const char *label, FILE *csv)
+{
+    for (int i = 0; i < ROWS; i++) {
+        printf("%-20s local %4zu, %5u groups: %10.3f us\n", row_names[i],
+               b->local, b->groups, us[i]);
+        if (csv)
+            fprintf(csv, "%s,\"%s\",%s,%zu,%u,%.4f\n", label, device,
+                    row_names[i], b->local, b->groups, us[i]);
+    }
+    fprintf(stderr,
+            "xwg-launch-bench: xwg/wait %.2f x plain/readback (target 1.1); "
+            "xwg/enqueue %.2f x plain/enqueue (1.2); xwg/chained %.2f x "
+            "plain/chained (1.1)\n"
+            "xwg-launch-bench: requests of %d barriers: %.0f/s through xwg, "
+            "%.0f/s as %d plain launches each\n",
+            us[XWG_WAIT] / us[PLAIN_READBACK],
+            us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE],
+            us[XWG_CHAINED] / us[PLAIN_CHAINED], BARRIERS_PER_REQ,
+            1e6 / us[REQUESTS_XWG], 1e6 / us[REQUESTS_PLAIN],
+            BARRIERS_PER_REQ + 1);
+}
+
+static unsigned positive(const char *option, const char *v)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || n == 0 || n > 10000000) {
+        fprintf(stderr, "xwg-launch-bench: %s takes 1 to 10000000, not '%s'\n",
+                option, v);
+        exit(2);
+    }
+    return (unsigned)n;
+}
+
+int main(int argc, char **argv)
+{
+    launch_bench b = {0};
+    const char *platform = NULL, *csv_path = NULL, *label = "";
+    b.local = 256;
+    b.count = 1000;
+    b.requests = 2000;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v == NULL) {
+            fprintf(stderr, "xwg-launch-bench: %s needs a value\n", o);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "--platform-name")) platform = v;
+        else if (!strcmp(o, "--local-size")) b.local = positive(o, v);
+        else if (!strcmp(o, "--count")) b.count = positive(o, v);
+        else if (!strcmp(o, "--requests")) b.requests = positive(o, v);
+        else if (!strcmp(o, "--csv")) csv_path = v;
+        else if (!strcmp(o, "--label")) label = v;
+        else {
+            fprintf(stderr, "xwg-launch-bench: unknown option %s\n", o);
+            return 2;
+        }
+    }
+    setup(&b, platform);
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    xwg_context_query(b.xc, &info);
+    fprintf(stderr, "xwg-launch-bench: %s, %u groups of %zu, %u launches, "
+                    "%u requests, %d repetitions\n",
+            info.device_name, b.groups, b.local, b.count, b.requests, REPS);
+    double warm[ROWS], us[REPS][ROWS], median[ROWS];
+    repetition(&b, warm); /* compiles, allocates the state buffers */
+    for (int r = 0; r < REPS; r++)
+        repetition(&b, us[r]);
+    for (int i = 0; i < ROWS; i++) {
+        double col[REPS];
+        for (int r = 0; r < REPS; r++)
+            col[r] = us[r][i];
+        median[i] = median_us(col, REPS);
+    }
+    FILE *csv = csv_path ? open_csv(csv_path) : NULL;
+    report(&b, median, info.device_name, label, csv);
+    if (csv)
+        fclose(csv);
+    teardown(&b);
+    return 0;
+}
