@@ -594,12 +594,13 @@ START_TEST(two_launches_in_flight_do_not_share_state)
 }
 END_TEST
 
-/* A launch's write and kernel go on the caller's queue, chained by an
- * event that an out-of-order queue needs, and its status comes back on
- * xwg's copy queue: on each kind of queue that the device offers (in
- * order or not, with profiling or without), a stress launch through
- * discovery must report its participants and check its data, and a
- * misuse must come back as the watchdog's timeout. */
+/* A launch's write, kernel and status read go on the caller's queue,
+ * chained by events where the queue is out of order (on a queue with
+ * profiling the status comes back on xwg's copy queue instead): on each
+ * kind of queue that the device offers (in order or not, with profiling
+ * or without), a stress launch through discovery must report its
+ * participants and check its data, and a misuse must come back as the
+ * watchdog's timeout. */
 START_TEST(launches_report_status_on_every_kind_of_queue)
 {
     test_env env;

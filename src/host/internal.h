@@ -29,17 +29,19 @@ typedef struct xwg__state_buffer {
     int flags_clean;
 } xwg__state_buffer;
 
-#define XWG__POOL_MAX 8 /* idle state buffers a context keeps */
+/* Idle state buffers a context keeps: each launch in flight holds one
+ * until its finish, so a chain of up to this many launches, finished in
+ * turn, allocates no buffer after its first round. */
+#define XWG__POOL_MAX 32
 
 struct xwg_context {
     cl_context cl;          /* retained */
     cl_device_id device;    /* retained */
     cl_command_queue queue; /* xwg's own, with profiling, for discovery */
-    /* xwg's own too, without profiling, for reading state back once its
-     * kernel has completed: discovery's count, a launch's status. On the
-     * H200 a launch waited for and then read back took about 8 us longer
-     * with the read on a profiling queue than on a plain one
-     * (results/raw/h200/clcost-waits-h200.txt). */
+    /* xwg's own too, without profiling, for reading discovery's count
+     * back once its kernel has completed: a read on a profiling queue
+     * costs more on some devices (docs/performance.md). A launch's status
+     * is read on the caller's queue instead (launch.c). */
     cl_command_queue copy_queue;
     cl_mem state;           /* discovery's state buffer (header only) */
     xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */

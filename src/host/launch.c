@@ -2,16 +2,22 @@
  * launch.c - xwg_launch(): a kernel launched with no more groups than are
  * co-resident, its state buffer, its watchdog, and its status.
  *
- * A launch is enqueued as two commands on the caller's queue, chained by
- * an event so that out-of-order queues work too: a write of the state
- * buffer, then the kernel. The write covers the header (mode, protocol,
- * window, barrier, watchdog) and, when the buffer is new or its last launch
+ * A launch is three commands on the caller's queue: a write of the state
+ * buffer, the kernel, and a read of the kernel's status words back into
+ * the pending launch. The write covers the header (mode, protocol, window,
+ * barrier, watchdog) and, when the buffer is new or its last launch
  * failed, the barrier flags too (a completed launch leaves them as the
  * barriers start from: see xwg_state_layout.h). Oclgrind forgets that
  * memory was initialised when a later write covers only part of a buffer,
- * so there every write covers the whole buffer. xwg_launch_finish() waits
- * for the kernel and reads its status back in one read on xwg's copy
- * queue: the failed flag and, after discovery, the participants.
+ * so there every write covers the whole buffer. On an in-order queue the
+ * three follow each other with no event between them; on an out-of-order
+ * queue each waits for the one before. The read is enqueued with the
+ * launch, so that xwg_launch_finish() waits for one event and reads
+ * nothing itself: a launch waited for costs what a plain launch with a
+ * read-back costs, and a chain of launches finished later has its
+ * statuses read already. On a queue with profiling, where a read costs
+ * more on some devices (results/README.md, "relaunch/xwg"), the finish
+ * instead waits for the kernel and reads on xwg's own queue.
  */
 #include "internal.h"
 
@@ -20,13 +26,26 @@
 
 #define XWG__WATCHDOG_MS_DEFAULT 1000u
 
+/* The status words a launch reads back, in one read: the participants
+ * (where the kernel ran discovery), the failed flag and the misuse word. */
+_Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
+                   XWG__W_MISUSE == XWG__W_FAILED + 1,
+               "one read covers all three");
+#define XWG__STATUS_WORDS (XWG__W_MISUSE - XWG__W_COUNT + 1)
+
 struct xwg_pending {
     xwg_context *ctx;
     xwg__state_buffer state;
-    cl_event setup; /* the write of the state */
+    cl_event setup;  /* the write of the state (out-of-order queues only) */
     cl_event kernel;
+    cl_event status_read;
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
+    /* Where the read puts words [status_first, XWG__W_MISUSE]: it must
+     * outlive the read, so it lives here until the finish. No status_read
+     * event: the finish reads (a caller's queue with profiling). */
+    cl_uint status[XWG__STATUS_WORDS];
+    cl_uint status_first;
     cl_uint groups;
     int skip_discovery;
     xwg_barrier_algo barrier;
@@ -78,6 +97,8 @@ static void pending_free(xwg_pending *p)
         clReleaseEvent(p->setup);
     if (p->kernel)
         clReleaseEvent(p->kernel);
+    if (p->status_read)
+        clReleaseEvent(p->status_read);
     if (p->state.mem)
         xwg__state_return(p->ctx, p->state);
     free(p->image);
@@ -127,11 +148,18 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
     return XWG_SUCCESS;
 }
 
-/* The two commands of a launch; p->setup and p->kernel get their
- * events. */
+/* The commands of a launch (the status read where the queue has no
+ * profiling); p->kernel and p->status_read get their events, and p->setup
+ * on an out-of-order queue, where each command waits for the one before. */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
                    cl_uint state_arg, size_t local_size)
 {
+    cl_command_queue_properties props = 0;
+    int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                    &props, NULL);
+    if (err != CL_SUCCESS)
+        return err;
+    const int ordered = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     size_t words = p->state.flags_clean && !p->ctx->full_state_writes
                        ? XWG__STATE_WORDS
                        : p->state.words;
@@ -139,16 +167,28 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
     if (p->image == NULL)
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     memcpy(p->image, p->header, sizeof p->header);
-    int err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
-                                   words * sizeof(cl_uint), p->image, 0, NULL,
-                                   &p->setup);
+    err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
+                               words * sizeof(cl_uint), p->image, 0, NULL,
+                               ordered ? NULL : &p->setup);
     if (err == CL_SUCCESS)
         err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
     if (err != CL_SUCCESS)
         return err;
     size_t global = (size_t)p->groups * local_size;
-    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                  &local_size, 1, &p->setup, &p->kernel);
+    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local_size,
+                                 ordered ? 0 : 1, ordered ? NULL : &p->setup,
+                                 &p->kernel);
+    if (err != CL_SUCCESS)
+        return err;
+    p->status_first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
+    const cl_uint first = p->status_first;
+    if (props & CL_QUEUE_PROFILING_ENABLE)
+        return CL_SUCCESS; /* read by the finish, on xwg's queue */
+    return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
+                               first * sizeof(cl_uint),
+                               (XWG__W_MISUSE - first + 1) * sizeof(cl_uint),
+                               p->status, ordered ? 0 : 1,
+                               ordered ? NULL : &p->kernel, &p->status_read);
 }
 
 /* xwg_launch_async() for public call fn (xwg_launch, xwg_launch_ex or
@@ -262,31 +302,32 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
                      : XWG_SUCCESS;
     if (bad_info != XWG_SUCCESS)
         info = NULL;
-    xwg_context *ctx = p->ctx;
+    /* The status read follows the kernel (on an out-of-order queue it
+     * waits for the kernel's event), so once it is done the kernel is
+     * done too, and the kernel's wait returns at once. A kernel that
+     * failed fails the launch, whatever the read got. */
     cl_int status = CL_COMPLETE;
-    int err = clWaitForEvents(1, &p->kernel);
-    if (err == CL_SUCCESS)
-        err = clGetEventInfo(p->kernel, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                             sizeof status, &status, NULL);
-    if (err == CL_SUCCESS && status < 0)
+    int err = p->status_read ? clWaitForEvents(1, &p->status_read)
+                             : CL_SUCCESS;
+    int kernel_err = clWaitForEvents(1, &p->kernel);
+    if (kernel_err == CL_SUCCESS ||
+        kernel_err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        kernel_err = clGetEventInfo(p->kernel,
+                                    CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                    sizeof status, &status, NULL);
+    if (kernel_err == CL_SUCCESS && status < 0)
         err = status; /* the kernel itself failed */
-    /* One read, of the failed flag and the misuse word and, where the
-     * kernel ran discovery, the participants too: on the H200 a second
-     * read cost about 8 us (results/raw/h200/clcost-waits-h200.txt). */
-    _Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
-                       XWG__W_MISUSE == XWG__W_FAILED + 1,
-                   "one read covers all three");
-    cl_uint words[XWG__W_MISUSE - XWG__W_COUNT + 1];
-    const cl_uint first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
-    if (err == CL_SUCCESS)
-        err = xwg__read_state(ctx, p->state.mem, first,
-                              XWG__W_MISUSE - first + 1, words);
+    else if (kernel_err != CL_SUCCESS)
+        err = kernel_err;
+    if (err == CL_SUCCESS && p->status_read == NULL)
+        err = xwg__read_state(p->ctx, p->state.mem, p->status_first,
+                              XWG__W_MISUSE - p->status_first + 1, p->status);
     cl_uint participants = p->groups, failed = 0, misuse = 0;
     if (err == CL_SUCCESS) {
         if (!p->skip_discovery)
-            participants = words[0];
-        failed = words[XWG__W_FAILED - first];
-        misuse = words[XWG__W_MISUSE - first];
+            participants = p->status[0];
+        failed = p->status[XWG__W_FAILED - p->status_first];
+        misuse = p->status[XWG__W_MISUSE - p->status_first];
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0, p->barrier};
