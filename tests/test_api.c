@@ -650,6 +650,61 @@ START_TEST(find_device_rejects_bad_input)
 }
 END_TEST
 
+/* A launch keeps what it learnt of a kernel (its XWG_STATE index, the
+ * barriers its program compiled) until the context goes, holding a
+ * reference so that the handle cannot come back as another kernel: a
+ * second kernel, with XWG_STATE first where the first kernel had it
+ * second, must get its own index (with the first one's, its state buffer
+ * would be set on its output and the output on nothing), and the
+ * context's release must give the kept reference back. */
+static const char state_first_source[] =
+    "__kernel void state_first(XWG_STATE, __global uint *out)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        out[xwg_group_id()] = 7u + xwg_num_groups();\n"
+    "}\n";
+
+START_TEST(launches_learn_each_kernel_once_and_give_it_back)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    cl_kernel first = test_build_kernel(&env, state_first_source,
+                                        "state_first", NULL);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(first, 1, sizeof out, &out);
+    const cl_uint k_refs = test_refcount_kernel(k);
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.groups = 1;
+    lo.skip_discovery = 1;
+    for (int round = 0; round < 2; round++) { /* learnt, then known */
+        xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+        test_fill(&env, out, 0, 1);
+        ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 64, &lo, &li),
+                         XWG_SUCCESS);
+        cl_uint got;
+        test_read_words(&env, out, &got, 1);
+        ck_assert_uint_eq(got, 1);
+        test_fill(&env, out, 0, 1);
+        ck_assert_int_eq(
+            xwg_launch_ex(env.xc, env.queue, first, 64, &lo, &li),
+            XWG_SUCCESS);
+        test_read_words(&env, out, &got, 1);
+        ck_assert_uint_eq(got, 8);
+    }
+    ck_assert_uint_gt(test_refcount_kernel(k), k_refs); /* kept */
+    xwg_context_release(env.xc);
+    env.xc = NULL;
+    ck_assert_uint_eq(test_settled_refcount_kernel(k, k_refs), k_refs);
+    clReleaseKernel(first);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(discovery_is_cached_per_local_memory_size)
 {
     test_env env;
@@ -707,6 +762,7 @@ int main(void)
                    launch_finish_refuses_info_of_size_0_and_frees_launch);
     tcase_add_test(device, find_device_rejects_bad_input);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
+    tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     suite_add_tcase(s, device);
     return test_run_suite(s);
 }

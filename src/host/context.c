@@ -377,6 +377,7 @@ void xwg_context_release(xwg_context *ctx)
         clReleaseKernel(ctx->cache[i].kernel);
     }
     free(ctx->cache);
+    xwg__kernel_facts_release(ctx);
     for (size_t i = 0; i < ctx->pool_len; i++)
         clReleaseMemObject(ctx->pool[i].mem);
     clReleaseMemObject(ctx->state);

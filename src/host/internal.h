@@ -20,6 +20,9 @@ typedef struct xwg__cache_entry {
     xwg_occupancy result;
 } xwg__cache_entry;
 
+/* A kernel's XWG_STATE index and compiled barriers (kernel_facts.c). */
+typedef struct xwg__kernel_facts xwg__kernel_facts;
+
 /* A state buffer kept for reuse, and its size in words. */
 typedef struct xwg__state_buffer {
     cl_mem mem;
@@ -57,6 +60,8 @@ struct xwg_context {
                                wait for their kernel first) */
     xwg__cache_entry *cache;
     size_t cache_len, cache_cap;
+    xwg__kernel_facts *facts; /* kernels launched (kernel_facts.c) */
+    size_t facts_len, facts_cap;
     /* What the self-test found on each path tried and left, for the
      * message of a refusal ("cl20: ...; "). */
     char paths_tried[640];
@@ -160,6 +165,18 @@ void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
 /* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
  * polls of the calibrated loop; the context must be calibrated. */
 cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms);
+
+/* kernel_facts.c: a launched kernel's XWG_STATE index and barrier set, if
+ * kept (returns 1); keep them after a launch that succeeded; drop the
+ * kernel's entry (a kernel about to be released: the self-test's); and
+ * release every entry (the context's release). Each takes ctx->lock but
+ * the last. */
+int xwg__kernel_facts_find(xwg_context *ctx, cl_kernel kernel,
+                           cl_uint *state_arg, unsigned *barriers);
+void xwg__kernel_facts_keep(xwg_context *ctx, cl_kernel kernel,
+                            cl_uint state_arg, unsigned barriers);
+void xwg__kernel_facts_forget(xwg_context *ctx, cl_kernel kernel);
+void xwg__kernel_facts_release(xwg_context *ctx);
 
 /* discovery.c: drops the cached discovery of a kernel that is about to
  * be released (the self-test's), and the reference the cache held. */

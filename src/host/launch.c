@@ -214,9 +214,11 @@ static int launch_async(const char *fn, xwg_context *ctx,
     cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
     cl_ulong local_mem = 0;
     unsigned set = 0;
-    if (err == XWG_SUCCESS)
+    const int known = err == XWG_SUCCESS &&
+                      xwg__kernel_facts_find(ctx, kernel, &state_arg, &set);
+    if (err == XWG_SUCCESS && !known)
         err = xwg__find_state_arg(kernel, &state_arg);
-    if (err == XWG_SUCCESS)
+    if (err == XWG_SUCCESS && !known)
         err = xwg__kernel_barriers(ctx, kernel, &set);
     if (err == XWG_SUCCESS && o.barrier != XWG_BARRIER_DEFAULT &&
         !compiled(set, o.barrier))
@@ -268,6 +270,8 @@ static int launch_async(const char *fn, xwg_context *ctx,
         pending_free(p);
         return err;
     }
+    if (!known)
+        xwg__kernel_facts_keep(ctx, kernel, state_arg, set);
     XWG__TRACE("launch: %u groups of %zu, barrier %s, watchdog %u polls",
                groups, local_size, xwg_barrier_algo_name(algo),
                p->header[XWG__W_WATCHDOG]);

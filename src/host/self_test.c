@@ -406,8 +406,10 @@ static void record_discovery_failure(xwg_device_info *info,
 static void release_kernel(xwg_context *ctx, self_test_kernel *t)
 {
     free(t->zeros);
-    if (t->kernel)
+    if (t->kernel) {
         xwg__forget_kernel(ctx, t->kernel);
+        xwg__kernel_facts_forget(ctx, t->kernel);
+    }
     if (t->data)
         clReleaseMemObject(t->data);
     if (t->wrong)
