@@ -256,10 +256,16 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
 /* One counter. Group 0 adds 0x80000000 - (n - 1), every other group 1, so
  * the top bit flips exactly when all n have arrived (whatever their order:
  * every sum short of all n stays below the top bit), and the low bits are
- * back where they started: no reset between episodes. The host zeroes the
- * counter before every launch, so before a group's episode e (counted
- * from 0, in a private variable: xwg_self.episodes) the top bit is e's
- * parity. */
+ * back where they started: no reset between episodes, nor between
+ * launches. A launch starts with the low bits 0 (the host zeroes them, or
+ * the launch before left them so) and the top bit as it is: the host's 0,
+ * or the parity of the episodes of the launch before, which then skips
+ * the write (launch.c). Each group reads the top bit before its first
+ * arrival (xwg__discover), when it cannot have flipped yet: the first flip
+ * needs that arrival. So before a group's episode e (counted from 0) the
+ * top bit is e's parity, flipped if the launch started with it set; the
+ * count in xwg_self.episodes starts at 1 then, and its parity is the top
+ * bit's. */
 
 /* Begins this group's next episode (counts it) and returns the grid
  * counter's top bit as it stands before that episode. Work-item 0 only. */

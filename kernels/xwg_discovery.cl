@@ -48,8 +48,10 @@ typedef struct xwg_self {
      * load by every work-item of every group costs microseconds). */
     uint barrier_algo;
     uint watchdog;
-    /* Barrier episodes this work-item has begun (only work-item 0's is
-     * read): a private variable of the kernel's, declared by
+    /* Barrier episodes this work-item has begun, plus 1 if the launch
+     * started with the grid counter's top bit set (only work-item 0's is
+     * read; xwg_barrier.cl, "Counter barrier"): a private variable of the
+     * kernel's, declared by
      * XWG_DISCOVER(), so that once inlined it lives in a register. In
      * local memory, as before, it cost 0.08 us per barrier on the H200 at
      * 1056 groups (results/README.md, the proto_*_localep rows). */
@@ -264,6 +266,11 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
                 mode == XWG__MODE_DISCOVERY_ONLY)
                 count = 0u;
         }
+        /* The grid counter's top bit at the launch's start (relaxed: the
+         * launch before wrote it, and its completion made that visible;
+         * no flip of this launch can come before this group's arrival). */
+        *episodes = (xwg__load_relaxed(&state[XWG__W_COUNTER]) &
+                     XWG__SENSE) != 0u;
         shared[XWG__SH_ID] = id;
         shared[XWG__SH_COUNT] = count;
         shared[XWG__SH_FAILED] = 0u;

@@ -4,15 +4,18 @@
  * embedded in front of the kernel-side library, so the two cannot disagree.
  *
  * The buffer is an array of 32-bit words. The host writes the header words
- * before every launch, and zeroes the rest (the flags) unless the buffer's
- * last launch completed every barrier: that leaves every XF flag at 0 and
- * every tree cluster word with a count of 0 (its top bit, the sense, may be
- * either), and both barriers work from there (the XF master waits for a
- * flag to equal 1; a tree member of the cluster wake compares top bits
- * with what its own arrival read, and the flat wake looks at the count
- * only, and leaves it 0 with the top bit clear). Each word that groups
- * contend on sits on its own 128-byte line, so that spinning on one does
- * not slow the writers of another.
+ * before a launch, and zeroes the rest (the flags) unless the buffer's
+ * last launch completed every barrier: that leaves every XF flag at 0,
+ * every tree cluster word and the grid counter with a count of 0 (their
+ * top bits, the senses, may be either), the failed and misuse words at 0,
+ * and the barriers work from there (the XF master waits for a flag to
+ * equal 1; a tree member of the cluster wake compares top bits with what
+ * its own arrival read, the flat wake looks at the count only, and leaves
+ * it 0 with the top bit clear; each group reads the grid counter's top bit
+ * before its first arrival). So a launch that skips discovery, on a buffer
+ * whose last launch completed with the same header, needs no write at all
+ * (launch.c). Each word that groups contend on sits on its own 128-byte
+ * line, so that spinning on one does not slow the writers of another.
  */
 #ifndef XWG_STATE_LAYOUT_H
 #define XWG_STATE_LAYOUT_H
@@ -30,9 +33,8 @@
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
 #define XWG__W_MISUSE 193u       /* XWG__MISUSE_*: the rule a group broke */
 #define XWG__W_COUNTER 224u      /* counter and tree barriers: top bit flips
-                                    per episode. In the header, so 0 at the
-                                    start of every launch: the barriers
-                                    count on that */
+                                    per episode; the count is 0 at the start
+                                    of every launch, the top bit either */
 #define XWG__W_FLAGS 256u        /* XF barrier: group g's flag at FLAGS + g*LINE;
                                     tree barrier: cluster c's counter there */
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */

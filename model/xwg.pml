@@ -40,6 +40,14 @@
  *   ONE_BANK   1: KNOWN-BAD all-reduce with one bank of partials
  *   EARLY_READ 1: KNOWN-BAD all-reduce that reads the partials before
  *              its barrier (known-bad collective 2)
+ *   START_SET  which top bit the grid counter starts a launch with: 0
+ *              clear, 1 set (what a launch with an odd number of barriers
+ *              leaves for the next one on its buffer, when that one skips
+ *              the host's write), 2 either, chosen by Spin (default 2).
+ *              Each group reads it after discovery, before its first
+ *              arrival (kernels/xwg_discovery.cl, xwg__discover)
+ *   ASSUME_CLEAR 1: KNOWN-BAD groups that take the top bit for clear
+ *              instead of reading it
  *   WATCHDOG   1: every wait may time out (the bound is abstracted as
  *              "at any time"); a timeout marks the launch failed, and from
  *              then on every wait may end at once (the kernel reads the flag
@@ -91,6 +99,12 @@
 #endif
 #ifndef ALWAYS_LAST
 #define ALWAYS_LAST 0
+#endif
+#ifndef START_SET
+#define START_SET 2
+#endif
+#ifndef ASSUME_CLEAR
+#define ASSUME_CLEAR 0
 #endif
 /* An arrival that found `old` and added `add` flipped the top bit away
  * from `before`: it was the last (kernels/xwg_barrier.cl, xwg__grid_arrive,
@@ -235,13 +249,15 @@ inline discover(g, me, n) {
 
 /* Counter arrival (B2): group 0 adds TOP - (n - 1), the others 1; the top
  * bit flips when all n have arrived. The add releases the buffered store
- * and returns the old value. The counter starts at 0 in every launch, so
- * before episode e (from 1) its top bit is the parity of e - 1. The
+ * and returns the old value. The counter's count starts at 0 in every
+ * launch, its top bit as the launch before left it (START_SET), read into
+ * `base` by every group before its first arrival; so before episode e
+ * (from 1) its top bit is base flipped by the parity of e - 1. The
  * token: the arrival that flipped it (the last) has nothing to wait for;
  * the others must wait for the top bit to differ from `before`. */
 inline counter_arrive(me, n, e) {
     atomic {
-        before = (((e - 1) & 1) == 1 -> TOP : 0);
+        before = (((e - 1) & 1) == 1 -> TOP : 0) ^ base;
         add = (me == 0 -> TOP - (n - 1) : 1);
         old = counter;
         counter = (counter + add) % 256;
@@ -271,7 +287,7 @@ inline tree_arrive(me, n, e) {
         cl = me / FANIN;
         ncl = (n + FANIN - 1) / FANIN;
         members = (n - cl * FANIN < FANIN -> n - cl * FANIN : FANIN);
-        before = (((e - 1) & 1) == 1 -> TOP : 0);
+        before = (((e - 1) & 1) == 1 -> TOP : 0) ^ base;
         seen = sub[cl];
         sub[cl] = (sub[cl] + 1) % 256;
 #if !RELAXED
@@ -404,6 +420,7 @@ proctype group(byte g)
 {
     byte me = NONE, n = 0, e = 1, other, i;
     byte before, old, add, seen, cl, ncl, members; /* an arrival's token */
+    byte base = 0; /* the grid counter's top bit at the launch's start */
     bool await_grid, last_member;
     bool wf = false;    /* a wait of this barrier failed */
     bool gfail = false; /* a wait of an earlier barrier failed (sticky) */
@@ -416,6 +433,9 @@ proctype group(byte g)
     :: me == NONE -> goto leave
     :: else -> skip
     fi;
+#if !ASSUME_CLEAR
+    base = counter & TOP;
+#endif
 
     /* Discovery's specification: ids distinct and dense, one count, and
      * no more participants than slots (all were resident together). */
@@ -498,6 +518,11 @@ end_memory:
 init {
     byte g;
     atomic {
+#if START_SET == 1
+        counter = TOP;
+#elif START_SET == 2
+        if :: counter = 0 :: counter = TOP fi;
+#endif
         for (g : 0 .. N - 1) {
             run group(g)
         }

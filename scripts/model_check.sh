@@ -15,8 +15,12 @@
 #   a launch of N > K with discovery skipped and no watchdog, arrivals that
 #   do not release, the flat wake without its reset, every grid arrival
 #   taken for the last, a split wait that does not wait, an all-reduce
-#   with one bank of partials or that reads them before its barrier): each
-#   must produce a counterexample.
+#   with one bank of partials or that reads them before its barrier, groups
+#   that take the grid counter's top bit for clear when a launch may start
+#   with it set): each must produce a counterexample.
+# Every configuration lets Spin start the launch with the counter's top
+# bit clear or set (the model's START_SET=2), as a launch finds it after
+# another on the same state buffer.
 # --small is the configuration ctest runs (N <= 3, K <= 2, 2 episodes);
 # without it, N up to 4, K from 1 to 3 and 3 episodes. Exits non-zero if
 # any outcome differs from the expected one.
@@ -48,7 +52,7 @@ mismatches=0
 # given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD:
 # switches of the model, each set to 1 and shown in the name: SPLIT or
 # COLLECTIVE, and the known-bad NO_RESET, ALWAYS_LAST, NO_WAIT, ONE_BANK,
-# EARLY_READ)
+# EARLY_READ, ASSUME_CLEAR)
 run() {
   local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0} bad=${11:-}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
@@ -166,6 +170,8 @@ run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE ONE_BANK"  # one bank of partials
 run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE ONE_BANK"
 run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE EARLY_READ"  # partials read early
 run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE EARLY_READ"
+run 2 2 0 0 3 2 safety fail "" 0 ASSUME_CLEAR  # the top bit taken for clear
+run 2 3 0 0 3 2 safety fail "" 1 ASSUME_CLEAR
 run 0 2 0 1 3 2 safety pass "" 0 SPLIT      # the watchdog, N > K
 run 0 3 0 1 3 2 safety pass "" 1 SPLIT
 run 0 2 0 1 3 2 safety pass "" 0 COLLECTIVE
