@@ -550,7 +550,17 @@ typedef struct xwg_launch_options {
  * 2^32 work-items in all) before the kernel is launched, the errors of
  * xwg_discover(), or an OpenCL error. The same cl_kernel must not be
  * launched from two threads at once (its arguments are shared, as in
- * OpenCL itself). */
+ * OpenCL itself). The first launch of a kernel that succeeds keeps its
+ * XWG_STATE index and compiled barriers, and a reference to it, until the
+ * context is released, as the discovery cache does.
+ *
+ * What a launch enqueues on queue: a write of its state buffer, the
+ * kernel, and a read of its status (on a queue with profiling the read
+ * goes to xwg's own queue, after the kernel). A launch that skips
+ * discovery, with the same options as the last launch that used its state
+ * buffer and completed, has no write: the buffer is as that launch left
+ * it: a loop of such launches enqueues two commands a launch, as a plain
+ * launch with a 4-byte read-back does. */
 XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
                           cl_kernel kernel, size_t local_size,
                           xwg_launch_info *info);
@@ -561,8 +571,8 @@ XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
                              xwg_launch_info *info);
 
 /* A launch in flight. Each has a state buffer of its own (from a pool in
- * the context), so launches in flight on different queues never share
- * state. */
+ * the context, which keeps up to 32), so launches in flight on different
+ * queues never share state. */
 typedef struct xwg_pending xwg_pending;
 
 /* Enqueues the launch and returns at once. *pending must be passed to

@@ -462,6 +462,96 @@ START_TEST(tree_wakes_share_one_state_buffer)
 }
 END_TEST
 
+/* arrivals: `count` barriers; before each, work-item 0 of every group
+ * counts its arrival (atomically, in arrived[b]), the last group after a
+ * delay; after it, work-item 0 must see all n arrivals, or counts a wrong
+ * read. A barrier that lets a group through before every group arrived
+ * shows here, the delay making the early reads certain. */
+static const char arrivals_source[] =
+    "__kernel void arrivals(__global uint *arrived, __global uint *wrong,\n"
+    "                       uint count, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    const uint n = xwg_num_groups();\n"
+    "    for (uint b = 0; b < count && !xwg_failed(); b++) {\n"
+    "        if (get_local_id(0) == 0) {\n"
+    "            volatile uint spin = 0;\n"
+    "            if (xwg_group_id() == n - 1)\n"
+    "                for (uint i = 0; i < 200000u; i++) spin += i;\n"
+    "            atomic_inc(&arrived[b]);\n"
+    "        }\n"
+    "        xwg_barrier();\n"
+    "        if (get_local_id(0) == 0 && atomic_add(&arrived[b], 0u) != n)\n"
+    "            atomic_inc(wrong);\n"
+    "    }\n"
+    "}\n";
+
+/* Launches that skip discovery, one after another with the same header,
+ * reuse their state buffer with no write: the grid counter's top bit is
+ * then wherever the launch before left it (odd barrier counts leave it
+ * set), and each group must read it before its first arrival. Counter and
+ * tree, odd and even counts, and a failed launch in the middle (after
+ * which the host writes the buffer whole again); each launch's barriers
+ * must all wait for every group. */
+START_TEST(launches_start_from_the_state_the_last_one_left)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    const size_t local = 64;
+    const cl_uint groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    const cl_uint most = 8;
+    cl_kernel k = test_build_kernel(&env, arrivals_source, "arrivals", NULL);
+    cl_kernel fail = test_build_kernel(&env, misuse_source, "early_return",
+                                       NULL);
+    cl_mem arrived = make_buffer(&env, most * sizeof(cl_uint));
+    cl_mem wrong = make_buffer(&env, sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof arrived, &arrived);
+    clSetKernelArg(k, 1, sizeof wrong, &wrong);
+    clSetKernelArg(fail, 0, sizeof arrived, &arrived);
+    /* barrier counts; 0 marks the failed launch */
+    static const cl_uint counts[] = {1, 3, 2, 1, 0, 1, 1, 5, 1};
+    const xwg_barrier_algo algos[] = {XWG_BARRIER_COUNTER, XWG_BARRIER_TREE};
+    for (int a = 0; a < 2; a++) {
+        xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+        opts.barrier = algos[a];
+        opts.skip_discovery = 1;
+        opts.groups = groups;
+        opts.watchdog_ms = 200; /* the failed launch's too: one header */
+        for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+            xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+            if (counts[i] == 0) {
+                int err = xwg_launch_ex(env.xc, env.queue, fail, local, &opts,
+                                        &info);
+                ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
+                              "the misuse gave %s", xwg_status_name(err));
+                continue;
+            }
+            const cl_uint zeros[8] = {0};
+            clEnqueueWriteBuffer(env.queue, arrived, CL_TRUE, 0, sizeof zeros,
+                                 zeros, 0, NULL, NULL);
+            clEnqueueWriteBuffer(env.queue, wrong, CL_TRUE, 0, sizeof(cl_uint),
+                                 zeros, 0, NULL, NULL);
+            clSetKernelArg(k, 2, sizeof counts[i], &counts[i]);
+            int err = xwg_launch_ex(env.xc, env.queue, k, local, &opts, &info);
+            ck_assert_msg(err == XWG_SUCCESS, "%s, launch %zu: %s",
+                          xwg_barrier_algo_name(algos[a]), i,
+                          xwg_status_name(err));
+            cl_uint bad = read_word(&env, wrong);
+            ck_assert_msg(bad == 0,
+                          "%s, launch %zu (%u barriers, after %u): %u groups "
+                          "passed a barrier before every group arrived",
+                          xwg_barrier_algo_name(algos[a]), i, counts[i],
+                          i ? counts[i - 1] : 0, bad);
+        }
+    }
+    clReleaseKernel(k);
+    clReleaseKernel(fail);
+    clReleaseMemObject(arrived);
+    clReleaseMemObject(wrong);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(default_barrier_follows_the_launch_size)
 {
     test_env env;
@@ -774,6 +864,7 @@ int main(void)
         add_test(tc, launches_report_status_on_every_kind_of_queue);
         add_test(tc, default_barrier_follows_the_launch_size);
         add_test(tc, tree_wakes_share_one_state_buffer);
+        add_test(tc, launches_start_from_the_state_the_last_one_left);
         add_test(tc, fence_helpers_build_and_order_on_both_paths);
         suite_add_tcase(s, tc);
     }

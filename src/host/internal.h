@@ -27,9 +27,12 @@ typedef struct xwg__kernel_facts xwg__kernel_facts;
 typedef struct xwg__state_buffer {
     cl_mem mem;
     size_t words;
-    /* 1 once the XF flags are known to be zero: after a launch whose every
-     * barrier completed (each ends with the master lowering all flags). */
-    int flags_clean;
+    /* 1 once the buffer is known to be as the barriers start from: after
+     * a launch whose every barrier completed (each ends with the master
+     * lowering all flags, and the counters' counts back at 0). */
+    int clean;
+    /* The header words [0, XWG__W_WATCHDOG] it was last written with. */
+    cl_uint header[XWG__W_WATCHDOG + 1];
 } xwg__state_buffer;
 
 /* Idle state buffers a context keeps: each launch in flight holds one

@@ -2,22 +2,27 @@
  * launch.c - xwg_launch(): a kernel launched with no more groups than are
  * co-resident, its state buffer, its watchdog, and its status.
  *
- * A launch is three commands on the caller's queue: a write of the state
- * buffer, the kernel, and a read of the kernel's status words back into
- * the pending launch. The write covers the header (mode, protocol, window,
- * barrier, watchdog) and, when the buffer is new or its last launch
- * failed, the barrier flags too (a completed launch leaves them as the
- * barriers start from: see xwg_state_layout.h). Oclgrind forgets that
- * memory was initialised when a later write covers only part of a buffer,
- * so there every write covers the whole buffer. On an in-order queue the
- * three follow each other with no event between them; on an out-of-order
- * queue each waits for the one before. The read is enqueued with the
- * launch, so that xwg_launch_finish() waits for one event and reads
- * nothing itself: a launch waited for costs what a plain launch with a
- * read-back costs, and a chain of launches finished later has its
- * statuses read already. On a queue with profiling, where a read costs
- * more on some devices (results/README.md, "relaunch/xwg"), the finish
- * instead waits for the kernel and reads on xwg's own queue.
+ * A launch enqueues a write of the state buffer and the kernel on the
+ * caller's queue, then reads the kernel's status words back. The write
+ * covers the header (mode, protocol, window, barrier, watchdog) and, when
+ * the buffer is new or its last launch failed, the barrier flags too (a
+ * completed launch leaves them as the barriers start from: see
+ * xwg_state_layout.h). A launch that skips discovery, on a buffer whose
+ * last launch completed with the same header, needs no write at all
+ * (state_ready). Oclgrind forgets that memory was initialised when a
+ * later write covers only part of a buffer, so there every write covers
+ * the whole buffer. On an in-order queue the write and the kernel follow
+ * each other with no event between them; on an out-of-order queue the
+ * kernel waits for the write's event.
+ *
+ * The status: xwg_launch() and xwg_launch_ex(), which wait at once, read
+ * it with a blocking read on the caller's queue when that queue is in
+ * order and has no profiling: one round trip, as a plain launch with a
+ * read-back. Otherwise (xwg_launch_finish() of an asynchronous launch,
+ * after which the caller may have enqueued more work on the queue; or a
+ * queue with profiling, where a read costs more on the H200) the finish
+ * waits for the kernel's event and reads on xwg's own queue. What each
+ * costs: results/launch/README.md.
  */
 #include "internal.h"
 
@@ -27,25 +32,27 @@
 #define XWG__WATCHDOG_MS_DEFAULT 1000u
 
 /* The status words a launch reads back, in one read: the participants
- * (where the kernel ran discovery), the failed flag and the misuse word. */
+ * (where the kernel ran discovery), the failed flag, the misuse word, and
+ * the grid counter, whose count must be back at 0 for the next launch to
+ * start from it. */
+#define XWG__STATUS_LAST XWG__W_COUNTER
+#define XWG__STATUS_WORDS (XWG__STATUS_LAST - XWG__W_COUNT + 1)
 _Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
-                   XWG__W_MISUSE == XWG__W_FAILED + 1,
-               "one read covers all three");
-#define XWG__STATUS_WORDS (XWG__W_MISUSE - XWG__W_COUNT + 1)
+                   XWG__W_MISUSE == XWG__W_FAILED + 1 &&
+                   XWG__W_COUNTER > XWG__W_MISUSE,
+               "one read covers all four");
 
 struct xwg_pending {
     xwg_context *ctx;
     xwg__state_buffer state;
     cl_event setup;  /* the write of the state (out-of-order queues only) */
     cl_event kernel;
-    cl_event status_read;
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
-    /* Where the read puts words [status_first, XWG__W_MISUSE]: it must
-     * outlive the read, so it lives here until the finish. No status_read
-     * event: the finish reads (a caller's queue with profiling). */
-    cl_uint status[XWG__STATUS_WORDS];
-    cl_uint status_first;
+    /* The caller's queue runs in order and without profiling: a launch
+     * that waits at once can read its status there (see the top). */
+    int plain_in_order;
+    cl_uint status_first; /* the first status word read back */
     cl_uint groups;
     int skip_discovery;
     xwg_barrier_algo barrier;
@@ -97,8 +104,6 @@ static void pending_free(xwg_pending *p)
         clReleaseEvent(p->setup);
     if (p->kernel)
         clReleaseEvent(p->kernel);
-    if (p->status_read)
-        clReleaseEvent(p->status_read);
     if (p->state.mem)
         xwg__state_return(p->ctx, p->state);
     free(p->image);
@@ -148,9 +153,22 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
     return XWG_SUCCESS;
 }
 
-/* The commands of a launch (the status read where the queue has no
- * profiling); p->kernel and p->status_read get their events, and p->setup
- * on an out-of-order queue, where each command waits for the one before. */
+/* Whether the state buffer is ready for this launch as its last launch
+ * left it, so that the launch needs no write: that launch completed every
+ * barrier and left the grid counter's count at 0 (xwg_state_layout.h), and
+ * this one skips discovery (whose words need a fresh start) and has the
+ * same header (mode, protocol, window, barrier, watchdog). Never on
+ * Oclgrind, which needs every buffer written whole. */
+static int state_ready(const xwg_pending *p)
+{
+    return p->state.clean && p->skip_discovery &&
+           !p->ctx->full_state_writes &&
+           !memcmp(p->state.header, p->header, sizeof p->state.header);
+}
+
+/* The commands of a launch: the write where the state buffer needs one,
+ * and the kernel; p->kernel gets the kernel's event, and p->setup the
+ * write's on an out-of-order queue, where the kernel waits for it. */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
                    cl_uint state_arg, size_t local_size)
 {
@@ -160,35 +178,31 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
     if (err != CL_SUCCESS)
         return err;
     const int ordered = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    size_t words = p->state.flags_clean && !p->ctx->full_state_writes
-                       ? XWG__STATE_WORDS
-                       : p->state.words;
-    p->image = calloc(words, sizeof(cl_uint)); /* flags: zero */
-    if (p->image == NULL)
-        return XWG_ERROR_OUT_OF_HOST_MEMORY;
-    memcpy(p->image, p->header, sizeof p->header);
-    err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
-                               words * sizeof(cl_uint), p->image, 0, NULL,
-                               ordered ? NULL : &p->setup);
-    if (err == CL_SUCCESS)
-        err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
+    p->plain_in_order = ordered && !(props & CL_QUEUE_PROFILING_ENABLE);
+    if (!state_ready(p)) {
+        size_t words = p->state.clean && !p->ctx->full_state_writes
+                           ? XWG__STATE_WORDS
+                           : p->state.words;
+        p->image = calloc(words, sizeof(cl_uint)); /* flags: zero */
+        if (p->image == NULL)
+            return XWG_ERROR_OUT_OF_HOST_MEMORY;
+        memcpy(p->image, p->header, sizeof p->header);
+        err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
+                                   words * sizeof(cl_uint), p->image, 0, NULL,
+                                   ordered ? NULL : &p->setup);
+        if (err != CL_SUCCESS)
+            return err;
+        memcpy(p->state.header, p->header, sizeof p->state.header);
+    }
+    err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
     if (err != CL_SUCCESS)
         return err;
     size_t global = (size_t)p->groups * local_size;
-    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local_size,
-                                 ordered ? 0 : 1, ordered ? NULL : &p->setup,
-                                 &p->kernel);
-    if (err != CL_SUCCESS)
-        return err;
+    const int after_setup = !ordered && p->setup != NULL;
     p->status_first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
-    const cl_uint first = p->status_first;
-    if (props & CL_QUEUE_PROFILING_ENABLE)
-        return CL_SUCCESS; /* read by the finish, on xwg's queue */
-    return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
-                               first * sizeof(cl_uint),
-                               (XWG__W_MISUSE - first + 1) * sizeof(cl_uint),
-                               p->status, ordered ? 0 : 1,
-                               ordered ? NULL : &p->kernel, &p->status_read);
+    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                  &local_size, after_setup,
+                                  after_setup ? &p->setup : NULL, &p->kernel);
 }
 
 /* xwg_launch_async() for public call fn (xwg_launch, xwg_launch_ex or
@@ -292,10 +306,47 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                         opts, pending, event);
 }
 
-int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
+/* Waits for the kernel and reads its status words into status: on
+ * `queue` (the caller's, in order and without profiling, with nothing
+ * enqueued after the launch), with one blocking read that follows the
+ * kernel; else (queue NULL) on xwg's own queue once the kernel's event
+ * has completed. A kernel that failed fails the launch, whatever the read
+ * got. */
+static int wait_and_read(xwg_pending *p, cl_command_queue queue,
+                         cl_uint status[XWG__STATUS_WORDS])
 {
-    if (p == NULL)
-        return XWG__INVALID("xwg_launch_finish: pending is NULL");
+    const cl_uint first = p->status_first;
+    const cl_uint count = XWG__STATUS_LAST - first + 1;
+    int err = CL_SUCCESS;
+    if (queue != NULL)
+        err = clEnqueueReadBuffer(queue, p->state.mem, CL_TRUE,
+                                  first * sizeof(cl_uint),
+                                  count * sizeof(cl_uint), status, 0, NULL,
+                                  NULL);
+    /* After the read, the in-order queue has run the kernel: this wait
+     * returns at once. */
+    int kernel_err = clWaitForEvents(1, &p->kernel);
+    cl_int kernel_status = CL_COMPLETE;
+    if (kernel_err == CL_SUCCESS ||
+        kernel_err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+        kernel_err = clGetEventInfo(p->kernel,
+                                    CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                    sizeof kernel_status, &kernel_status,
+                                    NULL);
+    if (kernel_err != CL_SUCCESS)
+        return kernel_err;
+    if (kernel_status < 0)
+        return kernel_status; /* the kernel itself failed */
+    if (err == CL_SUCCESS && queue == NULL)
+        err = xwg__read_state(p->ctx, p->state.mem, first, count, status);
+    return err;
+}
+
+/* xwg_launch_finish(), with the status read on `queue` where the launch
+ * allows it (see wait_and_read), else on xwg's own. */
+static int finish(xwg_pending *p, xwg_launch_info *info,
+                  cl_command_queue queue)
+{
     /* An info too small to hold even its size is refused, as
      * xwg_launch_ex() refuses it. The launch is enqueued already, so it
      * is still waited for and freed: the handle is used up, as on every
@@ -306,38 +357,26 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
                      : XWG_SUCCESS;
     if (bad_info != XWG_SUCCESS)
         info = NULL;
-    /* The status read follows the kernel (on an out-of-order queue it
-     * waits for the kernel's event), so once it is done the kernel is
-     * done too, and the kernel's wait returns at once. A kernel that
-     * failed fails the launch, whatever the read got. */
-    cl_int status = CL_COMPLETE;
-    int err = p->status_read ? clWaitForEvents(1, &p->status_read)
-                             : CL_SUCCESS;
-    int kernel_err = clWaitForEvents(1, &p->kernel);
-    if (kernel_err == CL_SUCCESS ||
-        kernel_err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
-        kernel_err = clGetEventInfo(p->kernel,
-                                    CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                    sizeof status, &status, NULL);
-    if (kernel_err == CL_SUCCESS && status < 0)
-        err = status; /* the kernel itself failed */
-    else if (kernel_err != CL_SUCCESS)
-        err = kernel_err;
-    if (err == CL_SUCCESS && p->status_read == NULL)
-        err = xwg__read_state(p->ctx, p->state.mem, p->status_first,
-                              XWG__W_MISUSE - p->status_first + 1, p->status);
+    cl_uint status[XWG__STATUS_WORDS];
+    int err = wait_and_read(p, p->plain_in_order ? queue : NULL, status);
     cl_uint participants = p->groups, failed = 0, misuse = 0;
     if (err == CL_SUCCESS) {
         if (!p->skip_discovery)
-            participants = p->status[0];
-        failed = p->status[XWG__W_FAILED - p->status_first];
-        misuse = p->status[XWG__W_MISUSE - p->status_first];
+            participants = status[0];
+        failed = status[XWG__W_FAILED - p->status_first];
+        misuse = status[XWG__W_MISUSE - p->status_first];
     }
     xwg_launch_info result = {sizeof result, participants, p->groups,
                               failed != 0, p->barrier};
-    /* Only a launch whose barriers all completed leaves the flags as the
-     * barriers start from (xwg_state_layout.h). */
-    p->state.flags_clean = err == CL_SUCCESS && !failed;
+    /* Only a launch whose barriers all completed leaves the flags and the
+     * counter as the barriers start from (xwg_state_layout.h). A count
+     * left in the counter (groups that arrived and returned, while others
+     * never arrived) would make the next launch's episodes end early. */
+    const cl_uint counter = err == CL_SUCCESS
+                                ? status[XWG__W_COUNTER - p->status_first]
+                                : 1u;
+    p->state.clean = err == CL_SUCCESS && !failed &&
+                     (counter & ~(cl_uint)XWG__SENSE) == 0u;
     pending_free(p);
     if (bad_info != XWG_SUCCESS)
         return bad_info;
@@ -350,6 +389,13 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
     if (misuse != 0)
         return xwg__misuse_error(misuse);
     return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
+}
+
+int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
+{
+    if (p == NULL)
+        return XWG__INVALID("xwg_launch_finish: pending is NULL");
+    return finish(p, info, NULL);
 }
 
 /* xwg_launch_ex() for public call fn (xwg_launch or xwg_launch_ex). */
@@ -368,7 +414,7 @@ static int launch_ex(const char *fn, xwg_context *ctx, cl_command_queue queue,
     int err = launch_async(fn, ctx, queue, kernel, local_size, opts, &p, NULL);
     if (err != XWG_SUCCESS)
         return err;
-    return xwg_launch_finish(p, info);
+    return finish(p, info, queue); /* nothing enqueued since: read there */
 }
 
 int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,

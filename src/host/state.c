@@ -46,7 +46,7 @@ int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
     pthread_mutex_unlock(&ctx->lock);
     int err;
     out->words = words;
-    out->flags_clean = 0;
+    out->clean = 0;
     out->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
                               words * sizeof(cl_uint), NULL, &err);
     return out->mem != NULL ? XWG_SUCCESS : err;
