@@ -15,9 +15,11 @@
  *                      skipped);
  *   xwg/wait           xwg_launch_async() then xwg_launch_finish(): the
  *                      launch waited for, its status read (discovery
- *                      skipped), against plain/readback;
- *   xwg/wait+discovery the same through xwg_launch(), discovery in the
- *                      launch (the default);
+ *                      skipped);
+ *   xwg/launch-ex      the same through xwg_launch_ex(), which waits at
+ *                      once, against plain/readback;
+ *   xwg/wait+discovery xwg_launch_ex() with discovery in the launch (the
+ *                      default);
  *   xwg/chained        32 xwg_launch_async() back to back, then their 32
  *                      xwg_launch_finish(), against plain/chained;
  *   requests/xwg       short persistent kernels: one launch of a kernel
@@ -78,12 +80,14 @@ typedef struct {
 
 enum row_id {
     PLAIN_ENQUEUE, PLAIN_CHAINED, PLAIN_READBACK, XWG_ENQUEUE, XWG_WAIT,
-    XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG, REQUESTS_PLAIN, ROWS
+    XWG_LAUNCH_EX, XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG,
+    REQUESTS_PLAIN, ROWS
 };
 static const char *const row_names[ROWS] = {
-    "plain/enqueue", "plain/chained",      "plain/readback",
-    "xwg/enqueue",   "xwg/wait",           "xwg/wait+discovery",
-    "xwg/chained",   "requests/xwg",       "requests/plain"};
+    "plain/enqueue",      "plain/chained", "plain/readback",
+    "xwg/enqueue",        "xwg/wait",      "xwg/launch-ex",
+    "xwg/wait+discovery", "xwg/chained",   "requests/xwg",
+    "requests/plain"};
 
 static void fail(const char *what, int err)
 {
@@ -166,14 +170,20 @@ static double xwg_chained(launch_bench *b, cl_kernel k, unsigned n,
     return now_us() - start;
 }
 
-static double xwg_with_discovery(launch_bench *b)
+/* `count` launches through xwg_launch_ex(), each waited for: discovery
+ * skipped, or (discover) in every launch, the default. */
+static double xwg_launch_ex_us(launch_bench *b, int discover)
 {
+    xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+    lo.groups = discover ? 0 : b->groups;
+    lo.skip_discovery = !discover;
     clFinish(b->queue);
     double start = now_us();
     for (unsigned i = 0; i < b->count; i++) {
-        int err = xwg_launch(b->xc, b->queue, b->xwg_empty, b->local, NULL);
+        int err = xwg_launch_ex(b->xc, b->queue, b->xwg_empty, b->local, &lo,
+                                NULL);
         if (err != XWG_SUCCESS)
-            fail("xwg_launch", err);
+            fail("xwg_launch_ex", err);
     }
     return now_us() - start;
 }
@@ -189,7 +199,8 @@ static void repetition(launch_bench *b, double us[ROWS])
     us[PLAIN_READBACK] = plain_readback(b) / n;
     us[XWG_WAIT] = xwg_chained(b, b->xwg_empty, b->count, 1, &enq) / n;
     us[XWG_ENQUEUE] = enq / n;
-    us[XWG_WAIT_DISCOVERY] = xwg_with_discovery(b) / n;
+    us[XWG_LAUNCH_EX] = xwg_launch_ex_us(b, 0) / n;
+    us[XWG_WAIT_DISCOVERY] = xwg_launch_ex_us(b, 1) / n;
     us[XWG_CHAINED] = xwg_chained(b, b->xwg_empty, b->count, CHAIN, &enq) / n;
     us[REQUESTS_XWG] = xwg_chained(b, b->request, b->requests, CHAIN, &enq) / r;
     us[REQUESTS_PLAIN] =
@@ -284,12 +295,13 @@ static void report(const launch_bench *b, const double us[ROWS],
                     row_names[i], b->local, b->groups, us[i]);
     }
     fprintf(stderr,
-            "xwg-launch-bench: xwg/wait %.2f x plain/readback (target 1.1); "
+            "xwg-launch-bench: xwg/launch-ex %.2f x plain/readback (target "
+            "1.1); "
             "xwg/enqueue %.2f x plain/enqueue (1.2); xwg/chained %.2f x "
             "plain/chained (1.1)\n"
             "xwg-launch-bench: requests of %d barriers: %.0f/s through xwg, "
             "%.0f/s as %d plain launches each\n",
-            us[XWG_WAIT] / us[PLAIN_READBACK],
+            us[XWG_LAUNCH_EX] / us[PLAIN_READBACK],
             us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE],
             us[XWG_CHAINED] / us[PLAIN_CHAINED], BARRIERS_PER_REQ,
             1e6 / us[REQUESTS_XWG], 1e6 / us[REQUESTS_PLAIN],
