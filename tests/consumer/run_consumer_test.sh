@@ -6,9 +6,10 @@
 #   mode: cmake     - find_package(xwg) + xwg::xwg (tests/consumer/cmake_app)
 #         pkgconfig - `pkg-config --cflags --libs xwg` and plain cc
 #         all       - both (the default)
-# Every mode first installs <build dir> into a fresh temporary prefix and
-# checks the installed libxwg.so: SONAME libxwg.so.0, and only xwg_* symbols
-# exported. The prefix is removed on exit.
+# Every mode first installs <build dir> into a fresh temporary prefix (not
+# the configured one) and checks the installed libxwg.so: SONAME
+# libxwg.so.0, and only xwg_* symbols exported; the pkgconfig mode then
+# moves the prefix. It is removed on exit.
 set -euo pipefail
 
 if [[ $# -lt 3 || $# -gt 4 ]]; then
@@ -88,13 +89,20 @@ if [[ "$mode" == cmake || "$mode" == all ]]; then
 fi
 
 # ---- (2) The pkg-config file -------------------------------------------
+# From a moved prefix: installed with --prefix elsewhere than configured,
+# then moved again, xwg.pc must still point at where it now lies (its
+# prefix is relative to its own folder), with no variable overridden.
 if [[ "$mode" == pkgconfig || "$mode" == all ]]; then
+  moved=$tmp/moved
+  mv "$prefix" "$moved"
+  lib=$moved/$libdir
   export PKG_CONFIG_PATH="$lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  # xwg.pc carries the configure-time prefix; point it at the real one.
-  pc=(pkg-config --define-variable=prefix="$prefix")
+  pc=(pkg-config)
   "${pc[@]}" --exists --print-errors xwg || fail "pkg-config cannot find xwg"
   flags=$("${pc[@]}" --cflags --libs xwg)
   echo "== [pkgconfig] xwg $("${pc[@]}" --modversion xwg): $flags"
+  [[ "$flags" == *"-I$moved/"* && "$flags" == *"-L$moved/"* ]] ||
+    fail "xwg.pc does not follow the moved prefix $moved: $flags"
   # shellcheck disable=SC2086  # the flags must split into words
   ${CC:-cc} -std=c11 -Wall -Wextra -Werror \
       "$src_dir/tests/consumer/consumer.c" -o "$tmp/app_pc" $flags \
