@@ -240,5 +240,7 @@ inline void xwg__fence_acquire(void)
 #endif
 
 /* The kernel parameter that carries xwg's state. Any position in the
- * parameter list; the host finds it by its name. */
+ * parameter list; the host finds it by its name (XWG__STATE_PARAM, which
+ * xwg__state stands for in the library's own code). */
+#define xwg__state XWG__STATE_PARAM
 #define XWG_STATE volatile XWG__GLOBAL_WORD *xwg__state

@@ -318,6 +318,12 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 #define XWG__SCRATCH_WORDS 256u
 #endif
 
+/* What XWG_DISCOVER() declares, and every call below passes on: named so
+ * that a kernel calling xwg's functions without XWG_DISCOVER() gets a
+ * compiler error that names the macro ("use of undeclared identifier
+ * 'xwg__needs_XWG_DISCOVER_first'"). */
+#define xwg__self xwg__needs_XWG_DISCOVER_first
+
 /* The first statement of a kernel that has an XWG_STATE parameter. It runs
  * the protocol, and groups that do not participate return. It declares
  * names at kernel scope (local memory must be declared there). */

@@ -20,6 +20,12 @@
 #ifndef XWG_STATE_LAYOUT_H
 #define XWG_STATE_LAYOUT_H
 
+/* The name of the parameter that XWG_STATE declares: the host finds the
+ * parameter by it, and a kernel that uses xwg's calls without XWG_STATE
+ * gets a compiler error that names the macro it lacks ("use of undeclared
+ * identifier 'xwg__needs_XWG_STATE_parameter'"). */
+#define XWG__STATE_PARAM xwg__needs_XWG_STATE_parameter
+
 #define XWG__W_MODE 0u           /* XWG__MODE_* below */
 #define XWG__W_PROTOCOL 1u       /* xwg_discovery_protocol: 1 ticket, 2 window */
 #define XWG__W_WINDOW 2u         /* spins of the closing window / delay */

@@ -332,6 +332,45 @@ END_TEST
 
 /* ---- building programs ---------------------------------------------- */
 
+/* A kernel that calls xwg without XWG_DISCOVER(), or runs XWG_DISCOVER()
+ * without an XWG_STATE parameter, fails to build with a log that names
+ * the macro it lacks (the compiler's "undeclared identifier" names an
+ * identifier chosen to say so). */
+START_TEST(build_log_names_a_missing_macro)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    static const struct {
+        const char *source, *says;
+    } cases[] = {
+        {"__kernel void k(__global uint *out, XWG_STATE)\n"
+         "{\n"
+         "    out[xwg_global_id()] = 1u;\n"
+         "    xwg_barrier();\n"
+         "}\n",
+         "XWG_DISCOVER"},
+        {"__kernel void k(__global uint *out)\n"
+         "{\n"
+         "    XWG_DISCOVER();\n"
+         "    out[xwg_global_id()] = 1u;\n"
+         "}\n",
+         "XWG_STATE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cl_program prog = NULL;
+        char *log = NULL;
+        ck_assert_int_eq(
+            xwg_program_build(env.xc, cases[i].source, NULL, &prog, &log),
+            XWG_ERROR_BUILD_FAILED);
+        ck_assert_ptr_nonnull(log);
+        ck_assert_msg(strstr(log, cases[i].says) != NULL,
+                      "the log does not name %s:\n%s", cases[i].says, log);
+        free(log);
+    }
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(build_failure_returns_the_log_with_the_users_line)
 {
     test_env env;
@@ -756,6 +795,7 @@ int main(void)
     tcase_add_test(device, path_follows_the_device_and_the_overrides);
     tcase_add_test(device, ptx_path_is_refused_off_nvidia_and_leaks_nothing);
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
+    tcase_add_test(device, build_log_names_a_missing_macro);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, launch_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device,

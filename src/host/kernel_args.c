@@ -2,13 +2,17 @@
  * kernel_args.c - finding a kernel's XWG_STATE parameter, and checking a
  * work-group size against the device and the kernel.
  *
- * XWG_STATE declares a parameter named xwg__state. Its index comes from the
+ * XWG_STATE declares a parameter named XWG__STATE_PARAM
+ * (xwg_state_layout.h). Its index comes from the
  * kernel argument info that xwg_program_build switches on
  * (-cl-kernel-arg-info), so it may stand anywhere in the parameter list.
  */
 #include "internal.h"
 
 #include <string.h>
+
+#define XWG__STRING_OF(x) #x
+#define XWG__STRING(x) XWG__STRING_OF(x) /* x expanded first */
 
 int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
 {
@@ -27,7 +31,7 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
             return XWG_ERROR_NO_STATE_ARG;
         if (err != CL_SUCCESS)
             return err;
-        if (!strcmp(name, "xwg__state")) {
+        if (!strcmp(name, XWG__STRING(XWG__STATE_PARAM))) {
             *index = i;
             return XWG_SUCCESS;
         }
