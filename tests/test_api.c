@@ -371,6 +371,78 @@ START_TEST(build_log_names_a_missing_macro)
 }
 END_TEST
 
+/* A program built without xwg_program_build(), from the prefix and the
+ * options that xwg hands out, launches as one built by it; each call
+ * reports its size, and refuses a buffer too small without writing it. */
+START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    size_t prefix_n = 0, options_n = 0;
+    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, NULL, 0,
+                                               &prefix_n),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(env.xc, "-DUSERS=1", NULL, 0,
+                                         &options_n),
+                     XWG_SUCCESS);
+    char *prefix = malloc(prefix_n), *options = malloc(options_n);
+    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, prefix,
+                                               prefix_n, NULL),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(env.xc, "-DUSERS=1", options,
+                                         options_n, NULL),
+                     XWG_SUCCESS);
+    ck_assert_uint_eq(strlen(prefix) + 1, prefix_n);
+    ck_assert(strstr(prefix, xwg_kernel_library_source()) != NULL);
+    ck_assert(strstr(options, "-cl-kernel-arg-info") != NULL);
+    ck_assert(strstr(options, "-DUSERS=1") != NULL);
+
+    const char *user = "__kernel void k(__global uint *out, XWG_STATE)\n"
+                       "{\n"
+                       "    XWG_DISCOVER();\n"
+                       "    xwg_barrier();\n"
+                       "    if (get_local_id(0) == 0)\n"
+                       "        out[xwg_group_id()] = 5u + USERS;\n"
+                       "}\n";
+    const char *sources[] = {prefix, user};
+    int err;
+    cl_program prog =
+        clCreateProgramWithSource(env.cl, 2, sources, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clBuildProgram(prog, 1, &env.device, options, NULL, NULL),
+                     CL_SUCCESS);
+    cl_kernel k = clCreateKernel(prog, "k", &err);
+    clReleaseProgram(prog);
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+    test_fill(&env, out, 0, 1);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    cl_uint got;
+    test_read_words(&env, out, &got, 1);
+    ck_assert_uint_eq(got, 6);
+
+    /* Too small, or no buffer: refused, nothing written. */
+    char small[4] = "abc";
+    assert_invalid(xwg_program_options(env.xc, NULL, small, sizeof small,
+                                       NULL),
+                   "xwg_program_options: size is 4,");
+    ck_assert_str_eq(small, "abc");
+    assert_invalid(xwg_program_source_prefix(env.xc, NULL, NULL, 8, NULL),
+                   "xwg_program_source_prefix: buf is NULL");
+    assert_invalid(xwg_program_options(NULL, NULL, small, sizeof small, NULL),
+                   "xwg_program_options: ctx is NULL");
+    assert_invalid(xwg_program_options(env.xc, "-DXWG__BARRIERS=tree", NULL,
+                                       0, &options_n),
+                   "xwg_program_options: options define XWG__BARRIERS");
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    free(prefix);
+    free(options);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(build_failure_returns_the_log_with_the_users_line)
 {
     test_env env;
@@ -796,6 +868,7 @@ int main(void)
     tcase_add_test(device, ptx_path_is_refused_off_nvidia_and_leaks_nothing);
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, build_log_names_a_missing_macro);
+    tcase_add_test(device, programs_built_elsewhere_get_xwgs_prefix_and_options);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, launch_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device,

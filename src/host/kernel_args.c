@@ -26,9 +26,15 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
                                  name, NULL);
         if (err == CL_INVALID_VALUE)
             continue; /* a longer name than ours: not ours */
-        if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+        if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) {
             /* Built without xwg_program_build: we cannot find it. */
+            xwg__set_last_error(
+                "the kernel's program was built without "
+                "-cl-kernel-arg-info, so its XWG_STATE parameter cannot be "
+                "found: build it with xwg_program_build(), or with the "
+                "options of xwg_program_options()");
             return XWG_ERROR_NO_STATE_ARG;
+        }
         if (err != CL_SUCCESS)
             return err;
         if (!strcmp(name, XWG__STRING(XWG__STATE_PARAM))) {
@@ -36,6 +42,7 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
             return XWG_SUCCESS;
         }
     }
+    xwg__set_last_error("the kernel has no XWG_STATE parameter");
     return XWG_ERROR_NO_STATE_ARG;
 }
 

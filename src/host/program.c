@@ -119,44 +119,17 @@ int xwg_program_build(xwg_context *ctx, const char *source,
     return xwg__program_build(ctx, source, options, 1, out, log);
 }
 
-int xwg__program_build(xwg_context *ctx, const char *source,
-                       const char *options, int specialize, cl_program *out,
-                       char **log)
+/* The source that goes before the user's: the path's defines, the
+ * collectives' scratch size, the kernel-side library and "#line 1";
+ * malloc'd, or NULL when out of memory. */
+static char *source_prefix(const xwg_context *ctx, const char *options)
 {
-    if (log != NULL)
-        *log = NULL;
-    if (out == NULL)
-        return XWG__INVALID("xwg_program_build: out is NULL");
-    *out = NULL;
-    if (ctx == NULL || source == NULL)
-        return XWG__INVALID("xwg_program_build: %s is NULL",
-                            ctx == NULL ? "ctx" : "source");
-
-    int cl20 = ctx->info.atomics_path != XWG_ATOMICS_CL12;
     const char *path_define =
         ctx->info.atomics_path == XWG_ATOMICS_PTX
             ? "#define XWG_PATH_CL20 1\n#define XWG_PATH_PTX 1\n"
-        : cl20 ? "#define XWG_PATH_CL20 1\n"
-               : "#define XWG_PATH_CL12 1\n";
-    /* cl20 needs the C11 atomics of OpenCL C 2.0 or 3.0; cl12 builds as
-     * OpenCL C 1.2, which every device accepts. */
-    const char *std = !cl20                         ? "-cl-std=CL1.2"
-                      : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
-                                                      : "-cl-std=CL2.0";
-    /* The caller's own set wins, if it can be read back at launch. */
-    unsigned callers_set;
-    int callers = parse_barrier_set(options, &callers_set);
-    if (callers < 0)
-        return XWG__INVALID("xwg_program_build: options define "
-                            "XWG__BARRIERS as other than a plain number, a "
-                            "set of bits 1 (xf), 2 (counter) and 3 (tree)");
-    char barriers_option[64] = "";
-    if (specialize && callers == 0)
-        snprintf(barriers_option, sizeof barriers_option,
-                 " -D" XWG__SET_DEFINE "%uu",
-                 ctx->info.barrier != XWG_BARRIER_DEFAULT
-                     ? 1u << ctx->info.barrier
-                     : XWG__DEFAULT_BARRIERS);
+        : ctx->info.atomics_path != XWG_ATOMICS_CL12
+            ? "#define XWG_PATH_CL20 1\n"
+            : "#define XWG_PATH_CL12 1\n";
     /* The collectives' local scratch: one word per work-item of the
      * device's largest group, but at most 1024 (kernels/
      * xwg_collectives.cl): every word doubles the work-group trees' last
@@ -169,18 +142,115 @@ int xwg__program_build(xwg_context *ctx, const char *source,
              path_define, scratch < 1 ? 1 : scratch > 1024 ? 1024 : scratch);
     if (options != NULL && strstr(options, "XWG__SCRATCH_WORDS") != NULL)
         snprintf(defines, sizeof defines, "%s", path_define);
-    char *full_source =
-        concat(defines, xwg__kernel_library, "\n#line 1\n", source);
-    char *full_options = concat(std, " -cl-kernel-arg-info ",
-                                options != NULL ? options : "",
-                                barriers_option);
-    if (full_source == NULL || full_options == NULL) {
-        free(full_source);
+    return concat(defines, xwg__kernel_library, "\n#line 1\n", "");
+}
+
+/* The options to build with: the OpenCL C standard that the path needs,
+ * -cl-kernel-arg-info, the caller's options, and (specialize, where the
+ * caller defines none) the barrier set. malloc'd into *out (NULL when out
+ * of memory); XWG_ERROR_INVALID_ARGUMENT for a set that a launch could
+ * not read back (fn: the public call, for the message). */
+static int build_options(const xwg_context *ctx, const char *fn,
+                         const char *options, int specialize, char **out)
+{
+    *out = NULL;
+    int cl20 = ctx->info.atomics_path != XWG_ATOMICS_CL12;
+    /* cl20 needs the C11 atomics of OpenCL C 2.0 or 3.0; cl12 builds as
+     * OpenCL C 1.2, which every device accepts. */
+    const char *std = !cl20                         ? "-cl-std=CL1.2"
+                      : ctx->info.opencl_c_max >= 300 ? "-cl-std=CL3.0"
+                                                      : "-cl-std=CL2.0";
+    /* The caller's own set wins, if it can be read back at launch. */
+    unsigned callers_set;
+    int callers = parse_barrier_set(options, &callers_set);
+    if (callers < 0)
+        return XWG__INVALID("%s: options define "
+                            "XWG__BARRIERS as other than a plain number, a "
+                            "set of bits 1 (xf), 2 (counter) and 3 (tree)",
+                            fn);
+    char barriers_option[64] = "";
+    if (specialize && callers == 0)
+        snprintf(barriers_option, sizeof barriers_option,
+                 " -D" XWG__SET_DEFINE "%uu",
+                 ctx->info.barrier != XWG_BARRIER_DEFAULT
+                     ? 1u << ctx->info.barrier
+                     : XWG__DEFAULT_BARRIERS);
+    *out = concat(std, " -cl-kernel-arg-info ", options != NULL ? options : "",
+                  barriers_option);
+    return *out != NULL ? XWG_SUCCESS : XWG_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+/* Copies text (freeing it) into the caller's buffer for public call fn:
+ * *needed gets its size with the NUL; a buffer too small (or NULL, to ask
+ * for the size) gets nothing and XWG_ERROR_INVALID_ARGUMENT, unless it is
+ * NULL with size 0 and needed is given. */
+static int hand_out(const char *fn, char *text, char *buf, size_t size,
+                    size_t *needed)
+{
+    if (text == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    size_t bytes = strlen(text) + 1;
+    if (needed != NULL)
+        *needed = bytes;
+    int err = XWG_SUCCESS;
+    if (buf == NULL && size == 0 && needed != NULL)
+        err = XWG_SUCCESS; /* a query of the size */
+    else if (buf == NULL)
+        err = XWG__INVALID("%s: buf is NULL", fn);
+    else if (size < bytes)
+        err = XWG__INVALID("%s: size is %zu, %zu needed", fn, size, bytes);
+    else
+        memcpy(buf, text, bytes);
+    free(text);
+    return err;
+}
+
+int xwg_program_source_prefix(xwg_context *ctx, const char *options,
+                              char *buf, size_t size, size_t *needed)
+{
+    if (ctx == NULL)
+        return XWG__INVALID("xwg_program_source_prefix: ctx is NULL");
+    return hand_out("xwg_program_source_prefix", source_prefix(ctx, options),
+                    buf, size, needed);
+}
+
+int xwg_program_options(xwg_context *ctx, const char *options, char *buf,
+                        size_t size, size_t *needed)
+{
+    if (ctx == NULL)
+        return XWG__INVALID("xwg_program_options: ctx is NULL");
+    char *text;
+    int err = build_options(ctx, "xwg_program_options", options, 1, &text);
+    if (err != XWG_SUCCESS)
+        return err;
+    return hand_out("xwg_program_options", text, buf, size, needed);
+}
+
+int xwg__program_build(xwg_context *ctx, const char *source,
+                       const char *options, int specialize, cl_program *out,
+                       char **log)
+{
+    if (log != NULL)
+        *log = NULL;
+    if (out == NULL)
+        return XWG__INVALID("xwg_program_build: out is NULL");
+    *out = NULL;
+    if (ctx == NULL || source == NULL)
+        return XWG__INVALID("xwg_program_build: %s is NULL",
+                            ctx == NULL ? "ctx" : "source");
+    char *full_options;
+    int err = build_options(ctx, "xwg_program_build", options, specialize,
+                            &full_options);
+    if (err != XWG_SUCCESS)
+        return err;
+    char *prefix = source_prefix(ctx, options);
+    char *full_source = prefix ? concat(prefix, source, "", "") : NULL;
+    free(prefix);
+    if (full_source == NULL) {
         free(full_options);
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     }
 
-    int err;
     const char *sources[] = {full_source};
     cl_program program =
         clCreateProgramWithSource(ctx->cl, 1, sources, NULL, &err);
