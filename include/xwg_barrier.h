@@ -621,8 +621,14 @@ XWG_EXPORT int xwg_launch_finish(xwg_pending *pending,
 
 /* ---- Conveniences ------------------------------------------------------ */
 
-/* The first device of the platform whose name contains name_part (or of the
- * first platform if name_part is NULL or empty), preferring GPUs.
+/* 1 if a platform's name contains part, ignoring ASCII case (or part is
+ * NULL or empty), else 0: how xwg_find_device() and xwg-discover match
+ * --platform-name. */
+XWG_EXPORT int xwg_platform_name_matches(const char *name, const char *part);
+
+/* The first device of the first platform whose name contains name_part,
+ * ignoring case (or of the first platform if name_part is NULL or empty),
+ * preferring GPUs.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (platform or device NULL),
  * XWG_ERROR_NO_DEVICE, XWG_ERROR_OUT_OF_HOST_MEMORY. */
 XWG_EXPORT int xwg_find_device(const char *name_part,

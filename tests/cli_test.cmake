@@ -1,6 +1,9 @@
 # cli_test.cmake - xwg-discover's contract: --json has every documented
-# field, --help and --version exit 0, and bad input exits non-zero with a
-# one-line message. Run as: cmake -DCLI=path/to/xwg-discover -P cli_test.cmake
+# field, --help and --version exit 0, bad input exits non-zero with a
+# one-line message, and --platform-name matches ignoring case. Run as:
+# cmake -DCLI=path/to/xwg-discover -P cli_test.cmake (on PoCL alone), or
+# with -DNO_DEVICES=1 on a platform that has none (rusticl without
+# RUSTICL_ENABLE): it is listed, and the run fails saying so.
 
 function(run_cli expect_ok)
   execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc
@@ -18,7 +21,16 @@ function(run_cli expect_ok)
     endif()
   endif()
   set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
 endfunction()
+
+if(NO_DEVICES)
+  run_cli(FALSE)
+  if(NOT out MATCHES "platform 0: rusticl: no devices")
+    message(FATAL_ERROR "a platform without devices is not listed:\n${out}")
+  endif()
+  return()
+endif()
 
 run_cli(TRUE --json --local-size 64,256 --local-mem 0,1024 --repeat 2)
 string(JSON devices LENGTH "${out}")
@@ -59,3 +71,14 @@ run_cli(FALSE --local-size abc)
 run_cli(FALSE --repeat)
 run_cli(FALSE --bogus)
 run_cli(FALSE --platform 99)
+
+# --platform-name matches ignoring case; a name that matches nothing says
+# so in one line and names the platforms there are.
+run_cli(TRUE --platform-name "portable COMPUTING" --local-size 64)
+if(NOT out MATCHES "platform 0: Portable Computing Language")
+  message(FATAL_ERROR "--platform-name did not match ignoring case:\n${out}")
+endif()
+run_cli(FALSE --platform-name no-such-platform)
+if(NOT err MATCHES "no platform's name contains \"no-such-platform\" \\(the platforms: \"Portable Computing Language\"\\)")
+  message(FATAL_ERROR "the refusal does not list the platforms: '${err}'")
+endif()

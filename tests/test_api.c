@@ -101,6 +101,22 @@ static cl_uint refcount_event(cl_event e)
 
 /* ---- status codes (no device needed) ------------------------------------ */
 
+/* Platform names match ignoring case, anywhere in the name. */
+START_TEST(platform_names_match_ignoring_case)
+{
+    ck_assert_int_eq(xwg_platform_name_matches("Portable Computing Language",
+                                               "portable computing"),
+                     1);
+    ck_assert_int_eq(xwg_platform_name_matches("rusticl", "STIC"), 1);
+    ck_assert_int_eq(xwg_platform_name_matches("NVIDIA CUDA", "cuda"), 1);
+    ck_assert_int_eq(xwg_platform_name_matches("Clover", "clovers"), 0);
+    ck_assert_int_eq(xwg_platform_name_matches("Clover", "rusticl"), 0);
+    ck_assert_int_eq(xwg_platform_name_matches("Clover", NULL), 1);
+    ck_assert_int_eq(xwg_platform_name_matches("Clover", ""), 1);
+    ck_assert_int_eq(xwg_platform_name_matches(NULL, "x"), 0);
+}
+END_TEST
+
 START_TEST(every_status_has_a_message_and_a_name)
 {
     /* Breaks if a code is added to the enum without a message. */
@@ -856,6 +872,7 @@ int main(void)
     Suite *s = suite_create("api");
     TCase *status = tcase_create("status");
     tcase_add_test(status, every_status_has_a_message_and_a_name);
+    tcase_add_test(status, platform_names_match_ignoring_case);
     tcase_add_test(status, version_is_consistent);
     suite_add_tcase(s, status);
 

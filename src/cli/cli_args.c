@@ -14,7 +14,7 @@ const char cli_usage[] =
     "device, by xwg's occupancy discovery protocol.\n"
     "\n"
     "  --platform N         only platform N (see the listing)\n"
-    "  --platform-name S    only platforms whose name contains S\n"
+    "  --platform-name S    only platforms whose name contains S (any case)\n"
     "  --device N           only device N of each platform listed\n"
     "  --local-size L,...   work-group sizes (default 64,256,1024; capped at\n"
     "                       the device maximum)\n"

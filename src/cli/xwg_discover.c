@@ -306,7 +306,7 @@ int main(int argc, char **argv)
                 a.platform, np);
         return 1;
     }
-    int ran = 0, failed = 0;
+    int ran = 0, failed = 0, matched = 0;
     if (a.json)
         printf("[");
     for (cl_uint p = 0; p < np; p++) {
@@ -315,13 +315,16 @@ int main(int argc, char **argv)
         char pname[256] = "";
         clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname,
                           NULL);
-        if (a.platform_name != NULL && strstr(pname, a.platform_name) == NULL)
+        if (!xwg_platform_name_matches(pname, a.platform_name))
             continue;
+        matched++;
         cl_uint nd = 0;
         cl_device_id devices[32];
         if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 32, devices,
                            &nd) != CL_SUCCESS)
             nd = 0;
+        if (nd == 0 && !a.json) /* listed, as clinfo -l lists it */
+            printf("platform %u: %s: no devices\n", p, pname);
         for (cl_uint d = 0; d < nd && d < 32; d++) {
             if (a.device >= 0 && (int)d != a.device)
                 continue;
@@ -338,6 +341,20 @@ int main(int argc, char **argv)
     }
     if (a.json)
         printf("\n]\n");
+    if (matched == 0 && a.platform_name != NULL) {
+        /* One line, naming what there is. */
+        fprintf(stderr, "xwg-discover: no platform's name contains \"%s\" "
+                        "(the platforms:",
+                a.platform_name);
+        for (cl_uint p = 0; p < np; p++) {
+            char pname[256] = "";
+            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname,
+                              pname, NULL);
+            fprintf(stderr, "%s \"%s\"", p ? "," : "", pname);
+        }
+        fprintf(stderr, ")\n");
+        return 1;
+    }
     if (ran == 0 && failed == 0) {
         fprintf(stderr, "xwg-discover: no OpenCL device found\n");
         return 1;

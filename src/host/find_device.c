@@ -5,8 +5,26 @@
  */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
-#include <string.h>
+
+int xwg_platform_name_matches(const char *name, const char *part)
+{
+    if (part == NULL || part[0] == '\0')
+        return 1;
+    if (name == NULL)
+        return 0;
+    for (const char *start = name; *start != '\0'; start++) {
+        size_t i = 0;
+        while (part[i] != '\0' && start[i] != '\0' &&
+               tolower((unsigned char)start[i]) ==
+                   tolower((unsigned char)part[i]))
+            i++;
+        if (part[i] == '\0')
+            return 1;
+    }
+    return 0;
+}
 
 /* The first GPU of platform, else its first device of any type. */
 static int first_device(cl_platform_id platform, cl_device_id *device)
@@ -34,8 +52,7 @@ int xwg_find_device(const char *name_part, cl_platform_id *platform,
     for (cl_uint i = 0; err == CL_SUCCESS && i < n; i++) {
         char name[256] = "";
         clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (name_part != NULL && name_part[0] != '\0' &&
-            strstr(name, name_part) == NULL)
+        if (!xwg_platform_name_matches(name, name_part))
             continue;
         if (first_device(all[i], device) == CL_SUCCESS) {
             *platform = all[i];
