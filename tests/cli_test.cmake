@@ -3,7 +3,8 @@
 # one-line message, and --platform-name matches ignoring case. Run as:
 # cmake -DCLI=path/to/xwg-discover -P cli_test.cmake (on PoCL alone), or
 # with -DNO_DEVICES=1 on a platform that has none (rusticl without
-# RUSTICL_ENABLE): it is listed, and the run fails saying so.
+# RUSTICL_ENABLE): it is listed, and the run fails saying so; or with
+# -DREFUSED=1 on a device whose self-test fails (rusticl on llvmpipe).
 
 function(run_cli expect_ok)
   execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc
@@ -23,6 +24,17 @@ function(run_cli expect_ok)
   set(out "${out}" PARENT_SCOPE)
   set(err "${err}" PARENT_SCOPE)
 endfunction()
+
+# REFUSED: on a device whose self-test fails (rusticl on llvmpipe), the
+# report says that xwg refuses it and how to force it.
+if(REFUSED)
+  run_cli(TRUE --local-size 64 --repeat 1)
+  if(NOT out MATCHES "barrier self-test: failed" OR
+     NOT out MATCHES "xwg refuses this device: .*XWG_SELF_TEST=report forces it")
+    message(FATAL_ERROR "the refusal is not said plainly:\n${out}")
+  endif()
+  return()
+endif()
 
 if(NO_DEVICES)
   run_cli(FALSE)

@@ -268,6 +268,14 @@ START_TEST(path_follows_the_device_and_the_overrides)
     test_env_open(&env, NULL);
     ck_assert_int_eq(path_of(&env),
                      expect == 20 ? XWG_ATOMICS_CL20 : XWG_ATOMICS_CL12);
+    /* The reason says the capabilities in words, not as bits. */
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    xwg_context_query(env.xc, &info);
+    ck_assert_msg(strstr(info.atomics_reason, "0x") == NULL,
+                  "the reason has bits: %s", info.atomics_reason);
+    if (info.opencl_c_max >= 300)
+        ck_assert_msg(strstr(info.atomics_reason, "relaxed") != NULL,
+                      "the reason names no order: %s", info.atomics_reason);
     xwg_context_release(env.xc);
 
     /* The environment forces cl12 over the automatic choice... */

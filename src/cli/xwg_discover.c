@@ -127,6 +127,14 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
            xwg_self_test_result_name(info->self_test),
            info->self_test_detail[0] ? info->self_test_detail
                                      : "no detail: not run");
+    if (info->self_test == XWG_SELF_TEST_FAILED)
+        printf("    xwg refuses this device: xwg_context_create() returns "
+               "XWG_ERROR_UNSUPPORTED_DEVICE, since its barrier read stale "
+               "data. XWG_SELF_TEST=report forces it, and its results may "
+               "then be wrong.\n");
+    printf("    groups found by discovery over %d run%s (min, median, max), "
+           "per compute unit (median), discovery's time (median):\n",
+           a->repeat, a->repeat == 1 ? "" : "s");
     printf("    %10s %10s %8s %8s %8s %8s %10s\n", "local_size", "local_mem",
            "min", "median", "max", "per_CU", "time_ms");
     for (size_t i = 0; i < n; i++)

@@ -93,8 +93,45 @@ static int has_c11_atomics_features(cl_device_id device)
     return acq_rel && device_scope;
 }
 
+/* A capability bitfield (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES or _FENCE_)
+ * in words: its orders, then "at" its scopes, e.g. "relaxed acq_rel at
+ * group device" (at most 49 characters). */
+#define XWG__CAPS_WORDS 56
+static void caps_words(cl_bitfield caps, char buf[XWG__CAPS_WORDS])
+{
+    static const struct {
+        cl_bitfield bit;
+        const char *word;
+    } names[] = {
+        {CL_DEVICE_ATOMIC_ORDER_RELAXED, "relaxed"},
+        {CL_DEVICE_ATOMIC_ORDER_ACQ_REL, "acq_rel"},
+        {CL_DEVICE_ATOMIC_ORDER_SEQ_CST, "seq_cst"},
+        {CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM, "item"},
+        {CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP, "group"},
+        {CL_DEVICE_ATOMIC_SCOPE_DEVICE, "device"},
+        {CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES, "all"},
+    };
+    const cl_bitfield first_scope = CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+    buf[0] = '\0';
+    int scopes = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(caps & names[i].bit))
+            continue;
+        if (names[i].bit >= first_scope && !scopes++)
+            strcat(buf, buf[0] ? " at" : "at");
+        if (buf[0])
+            strcat(buf, " ");
+        strcat(buf, names[i].word);
+    }
+    if (buf[0] == '\0')
+        strcpy(buf, "none");
+}
+
 static void choose_path(xwg_device_info *info, xwg_atomics_path forced)
 {
+    char mem[XWG__CAPS_WORDS], fence[XWG__CAPS_WORDS];
+    caps_words(info->atomic_memory_capabilities, mem);
+    caps_words(info->atomic_fence_capabilities, fence);
     const cl_bitfield need_mem =
         CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_DEVICE;
     const cl_bitfield need_fence =
@@ -113,9 +150,8 @@ static void choose_path(xwg_device_info *info, xwg_atomics_path forced)
         info->atomics_path = XWG_ATOMICS_CL20;
         snprintf(why, sizeof why,
                  "the device promises acq_rel atomics and fences at device "
-                 "scope (memory caps 0x%llx, fence caps 0x%llx)",
-                 (unsigned long long)info->atomic_memory_capabilities,
-                 (unsigned long long)info->atomic_fence_capabilities);
+                 "scope (atomics: %s; fences: %s)",
+                 mem, fence);
     } else {
         info->atomics_path = XWG_ATOMICS_CL12;
         if (info->opencl_c_max < 200)
@@ -126,9 +162,8 @@ static void choose_path(xwg_device_info *info, xwg_atomics_path forced)
         else
             snprintf(why, sizeof why,
                      "the device does not promise acq_rel at device scope "
-                     "(memory caps 0x%llx, fence caps 0x%llx)",
-                     (unsigned long long)info->atomic_memory_capabilities,
-                     (unsigned long long)info->atomic_fence_capabilities);
+                     "(atomics: %s; fences: %s)",
+                     mem, fence);
     }
 
     if (forced != XWG_ATOMICS_AUTO && forced != info->atomics_path) {
