@@ -445,9 +445,8 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * matching -cl-std are added to the caller's options (which may be NULL),
  * and -DXWG__BARRIERS=SET, the barrier algorithms the program compiles:
  * the context's, where it fixes one, else the counter and the tree. The
- * code of an algorithm costs time even where it never runs: on the H200
- * the counter takes 0.96 us per barrier at 264 groups beside the tree,
- * 1.04 beside the tree and XF. A caller's own -DXWG__BARRIERS (bit a for
+ * code of an algorithm costs time even where it never runs (measured in
+ * results/README.md, rows +only and +all). A caller's own -DXWG__BARRIERS (bit a for
  * xwg_barrier_algo a; a plain number, else XWG_ERROR_INVALID_ARGUMENT)
  * wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log

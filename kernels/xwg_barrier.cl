@@ -287,9 +287,9 @@ inline uint xwg__begin_episode(xwg_self self)
  *      knows it is the last and leaves at once. In a loop of barriers the
  *      last arrival is the critical path; without this it would still
  *      poll and then acquire, two requests queued behind every other
- *      group's polls at the counter's L2 slice. On the H200 at 264 groups:
- *      1.07 us against 1.37 (results/README.md, `+red`).
- *   0  a `red` that nothing waits for (the first version; kept, measured). */
+ *      group's polls at the counter's L2 slice (measured against 0 in
+ *      results/README.md, rows +red).
+ *   0  a `red` that nothing waits for, for comparison. */
 #ifndef XWG_TUNE_ARRIVE_RETURN
 #define XWG_TUNE_ARRIVE_RETURN 1
 #endif
@@ -374,8 +374,8 @@ inline uint xwg__counter_arrive(xwg_self self)
  *     the grid counter sees one poller per cluster, and each cluster's
  *     line its own members only. That costs one more hand-off, and pays
  *     where thousands of pollers would queue at one L2 slice.
- * On the H200 (results/README.md) flat wake wins at 1056 groups (1.8 us
- * against 2.4) and loses at 4224 (5.5 us against 2.7).
+ * On the H200 flat wake wins at 1056 groups and loses at 4224
+ * (results/README.md, the tree's wake rows); hence the limit below.
  *
  * The cluster word is: top bit, flipped once per episode by a cluster
  * wake | arrivals in this episode. Either wake brings the count back to 0,
@@ -588,9 +588,8 @@ inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
  * one, else counter and tree, among which the default chooses); all three
  * where it is not defined. The launch's algorithm is chosen at run time
  * among them, or at compile time where there is one. The code of the
- * others costs even where it never runs: on the H200 at 264 groups the
- * counter takes 0.94 us alone, 0.96 beside the tree and 1.04 beside the
- * tree and XF (results/README.md, `+only`, `+all`). (The counter is the
+ * others costs even where it never runs (results/README.md, rows +only
+ * and +all). (The counter is the
  * dispatch's last branch, so a caller's own set without it, such as xf and
  * tree, still compiles it; the library's sets never leave it out idly.) */
 #if defined(XWG__BARRIERS)

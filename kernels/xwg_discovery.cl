@@ -52,9 +52,8 @@ typedef struct xwg_self {
      * started with the grid counter's top bit set (only work-item 0's is
      * read; xwg_barrier.cl, "Counter barrier"): a private variable of the
      * kernel's, declared by
-     * XWG_DISCOVER(), so that once inlined it lives in a register. In
-     * local memory, as before, it cost 0.08 us per barrier on the H200 at
-     * 1056 groups (results/README.md, the proto_*_localep rows). */
+     * XWG_DISCOVER(), so that once inlined it lives in a register (in local
+     * memory it cost more: results/README.md, the proto_*_localep rows). */
     __private uint *episodes;
     /* The collectives' scratch (XWG__SCRATCH_WORDS words of local
      * memory, declared by XWG_DISCOVER()), and how many collectives this
