@@ -21,30 +21,38 @@ struct xwg__kernel_facts {
     unsigned barriers; /* xwg__kernel_barriers' set */
 };
 
+/* The entry of kernel, or NULL; ctx->lock held. */
+static xwg__kernel_facts *entry_of(xwg_context *ctx, cl_kernel kernel)
+{
+    for (size_t i = 0; i < ctx->facts_len; i++)
+        if (ctx->facts[i].kernel == kernel)
+            return &ctx->facts[i];
+    return NULL;
+}
+
 int xwg__kernel_facts_find(xwg_context *ctx, cl_kernel kernel,
                            cl_uint *state_arg, unsigned *barriers)
 {
     pthread_mutex_lock(&ctx->lock);
-    for (size_t i = 0; i < ctx->facts_len; i++) {
-        if (ctx->facts[i].kernel == kernel) {
-            *state_arg = ctx->facts[i].state_arg;
-            *barriers = ctx->facts[i].barriers;
-            pthread_mutex_unlock(&ctx->lock);
-            return 1;
-        }
+    const xwg__kernel_facts *e = entry_of(ctx, kernel);
+    if (e != NULL) {
+        *state_arg = e->state_arg;
+        *barriers = e->barriers;
     }
     pthread_mutex_unlock(&ctx->lock);
-    return 0;
+    return e != NULL;
 }
 
 void xwg__kernel_facts_keep(xwg_context *ctx, cl_kernel kernel,
                             cl_uint state_arg, unsigned barriers)
 {
-    cl_uint known_arg;
-    unsigned known_set;
-    if (xwg__kernel_facts_find(ctx, kernel, &known_arg, &known_set))
-        return;
+    /* Looked up and added under one hold of the lock, so that two threads
+     * launching the same kernel for the first time keep one entry. */
     pthread_mutex_lock(&ctx->lock);
+    if (entry_of(ctx, kernel) != NULL) {
+        pthread_mutex_unlock(&ctx->lock);
+        return;
+    }
     if (ctx->facts_len == ctx->facts_cap) {
         size_t cap = ctx->facts_cap ? 2 * ctx->facts_cap : 8;
         xwg__kernel_facts *grown = realloc(ctx->facts, cap * sizeof *grown);
