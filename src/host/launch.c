@@ -15,14 +15,11 @@
  * each other with no event between them; on an out-of-order queue the
  * kernel waits for the write's event.
  *
- * The status: xwg_launch() and xwg_launch_ex(), which wait at once, read
- * it with a blocking read on the caller's queue when that queue is in
- * order and has no profiling: one round trip, as a plain launch with a
- * read-back. Otherwise (xwg_launch_finish() of an asynchronous launch,
- * after which the caller may have enqueued more work on the queue; or a
- * queue with profiling, where a read costs more on the H200) the finish
- * waits for the kernel's event and reads on xwg's own queue. What each
- * costs: results/launch/README.md.
+ * The status: every finish (xwg_launch() and xwg_launch_ex() finish at
+ * once) waits for the kernel's event and reads the status words on xwg's
+ * own queue. A blocking read on the caller's queue, right behind the
+ * kernel, was tried for the launches that wait at once, and cost more on
+ * the H200 (results/launch/README.md).
  */
 #include "internal.h"
 
@@ -49,9 +46,6 @@ struct xwg_pending {
     cl_event kernel;
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
-    /* The caller's queue runs in order and without profiling: a launch
-     * that waits at once can read its status there (see the top). */
-    int plain_in_order;
     cl_uint status_first; /* the first status word read back */
     cl_uint groups;
     int skip_discovery;
@@ -178,7 +172,6 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
     if (err != CL_SUCCESS)
         return err;
     const int ordered = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    p->plain_in_order = ordered && !(props & CL_QUEUE_PROFILING_ENABLE);
     if (!state_ready(p)) {
         size_t words = p->state.clean && !p->ctx->full_state_writes
                            ? XWG__STATE_WORDS
@@ -306,25 +299,13 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                         opts, pending, event);
 }
 
-/* Waits for the kernel and reads its status words into status: on
- * `queue` (the caller's, in order and without profiling, with nothing
- * enqueued after the launch), with one blocking read that follows the
- * kernel; else (queue NULL) on xwg's own queue once the kernel's event
- * has completed. A kernel that failed fails the launch, whatever the read
- * got. */
-static int wait_and_read(xwg_pending *p, cl_command_queue queue,
-                         cl_uint status[XWG__STATUS_WORDS])
+/* Waits for the kernel and reads its status words into status, on xwg's
+ * own queue once the kernel's event has completed. A kernel that failed
+ * fails the launch. */
+static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
 {
     const cl_uint first = p->status_first;
     const cl_uint count = XWG__STATUS_LAST - first + 1;
-    int err = CL_SUCCESS;
-    if (queue != NULL)
-        err = clEnqueueReadBuffer(queue, p->state.mem, CL_TRUE,
-                                  first * sizeof(cl_uint),
-                                  count * sizeof(cl_uint), status, 0, NULL,
-                                  NULL);
-    /* After the read, the in-order queue has run the kernel: this wait
-     * returns at once. */
     int kernel_err = clWaitForEvents(1, &p->kernel);
     cl_int kernel_status = CL_COMPLETE;
     if (kernel_err == CL_SUCCESS ||
@@ -337,16 +318,13 @@ static int wait_and_read(xwg_pending *p, cl_command_queue queue,
         return kernel_err;
     if (kernel_status < 0)
         return kernel_status; /* the kernel itself failed */
-    if (err == CL_SUCCESS && queue == NULL)
-        err = xwg__read_state(p->ctx, p->state.mem, first, count, status);
-    return err;
+    return xwg__read_state(p->ctx, p->state.mem, first, count, status);
 }
 
-/* xwg_launch_finish(), with the status read on `queue` where the launch
- * allows it (see wait_and_read), else on xwg's own. */
-static int finish(xwg_pending *p, xwg_launch_info *info,
-                  cl_command_queue queue)
+int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
 {
+    if (p == NULL)
+        return XWG__INVALID("xwg_launch_finish: pending is NULL");
     /* An info too small to hold even its size is refused, as
      * xwg_launch_ex() refuses it. The launch is enqueued already, so it
      * is still waited for and freed: the handle is used up, as on every
@@ -358,7 +336,7 @@ static int finish(xwg_pending *p, xwg_launch_info *info,
     if (bad_info != XWG_SUCCESS)
         info = NULL;
     cl_uint status[XWG__STATUS_WORDS];
-    int err = wait_and_read(p, p->plain_in_order ? queue : NULL, status);
+    int err = wait_and_read(p, status);
     cl_uint participants = p->groups, failed = 0, misuse = 0;
     if (err == CL_SUCCESS) {
         if (!p->skip_discovery)
@@ -391,13 +369,6 @@ static int finish(xwg_pending *p, xwg_launch_info *info,
     return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
 }
 
-int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
-{
-    if (p == NULL)
-        return XWG__INVALID("xwg_launch_finish: pending is NULL");
-    return finish(p, info, NULL);
-}
-
 /* xwg_launch_ex() for public call fn (xwg_launch or xwg_launch_ex). */
 static int launch_ex(const char *fn, xwg_context *ctx, cl_command_queue queue,
                      cl_kernel kernel, size_t local_size,
@@ -414,7 +385,7 @@ static int launch_ex(const char *fn, xwg_context *ctx, cl_command_queue queue,
     int err = launch_async(fn, ctx, queue, kernel, local_size, opts, &p, NULL);
     if (err != XWG_SUCCESS)
         return err;
-    return finish(p, info, queue); /* nothing enqueued since: read there */
+    return xwg_launch_finish(p, info);
 }
 
 int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
