@@ -28,10 +28,14 @@
  *
  * Order, for floats (deterministic: it depends only on the values, the
  * local size and the participants, never on timing):
- *   - a tree over `count` values, one per work-item l < count in slot l:
- *     slots j and j+h combine as s[j] = s[j] op s[j+h], for every j < h
- *     with j+h < count, for h = P/2, P/4, ..., 1 (P the least power of
- *     two >= count), and the result is slot 0;
+ *   - a tree over `count` values v[0 .. count-1] (v[j] work-item j's):
+ *     in each run of 32 (v[32k .. 32k+31]), for h = 16, 8, 4, 2, 1, the
+ *     value j of the run, for every j < h with 32k + j + h < count, becomes
+ *     v[32k+j] op v[32k+j+h]; the run's result is its first value. If
+ *     there was more than one run, the same tree runs over the runs'
+ *     results, in the runs' order, and so on until one value is left;
+ *   (for count <= 32 that is the binary tree whose level h combines j and
+ *   j+h, h = 16 .. 1.)
  *   - C1 is that tree over the group's values (count: the local size);
  *   - C3: work-item l folds the partials l, l+size, l+2*size, ... left
  *     to right, and the group runs the tree over those folds (count:
@@ -77,55 +81,91 @@ inline float xwg__op_max_float(float a, float b) { return fmax(a, b); }
 /* ---- C1 and C3's group part -------------------------------------------------
  * xwg__group_tree_OP_T(scratch, v, count): the tree over the values v of
  * work-items 0 .. count-1 (uniform; 1 <= count <= local size), returned
- * to every work-item. Every work-item of the group calls it. Work-item l
- * writes slot l; each level h then combines slots l and l+h into l, for
- * l < h and l+h < count, after a barrier that orders the level above.
- * The levels are unrolled by the preprocessor, from the largest that
- * XWG__SCRATCH_WORDS allows (a level with h >= count changes nothing):
- * PoCL's compiler takes minutes over work-group barriers inside loops,
- * and fails on barriers inside branches. The first barrier keeps the
- * previous call's readers of slot 0 before this call's writers. F, in the
- * level macros: the combining function's name, pasted whole (an operator
- * passed on alone would be expanded, and min and max are macros in some
- * implementations' headers). */
-#define XWG__TREE_LEVEL(F, T, h)                                              \
-    barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (l < (h) && l + (h) < count)                                            \
-        s[l] = as_uint(F(as_##T(s[l]), as_##T(s[l + (h)])));
-
+ * to every work-item, in the order of this file's header: runs of 32
+ * values, each combined by the levels h = 16, 8, 4, 2, 1, then the same
+ * over the runs' results (runs of 32 runs), and so on. Every work-item of
+ * the group calls it. Runs of 32 because that is a warp on NVIDIA GPUs:
+ * on the ptx path a run is one warp's values and its levels are shuffles,
+ * with no work-group barrier between them; elsewhere a run is one
+ * work-item's loop over local memory. Both give the same bits, with three
+ * or four work-group barriers a tree (PoCL's compiler takes minutes over
+ * many, and fails on barriers inside branches). The first barrier keeps
+ * the previous call's readers of slot 0 before this call's writers. F, in
+ * the level macros: the combining function's name, pasted whole (an
+ * operator passed on alone would be expanded, and min and max are macros
+ * in some implementations' headers). */
 #if XWG__SCRATCH_WORDS > 4096
 #error "xwg: XWG__SCRATCH_WORDS must be at most 4096"
 #endif
-#if XWG__SCRATCH_WORDS > 2048
-#define XWG__TREE_LEVELS_ABOVE_1024(F, T)                                     \
-    XWG__TREE_LEVEL(F, T, 2048u) XWG__TREE_LEVEL(F, T, 1024u)
-#elif XWG__SCRATCH_WORDS > 1024
-#define XWG__TREE_LEVELS_ABOVE_1024(F, T) XWG__TREE_LEVEL(F, T, 1024u)
-#else
-#define XWG__TREE_LEVELS_ABOVE_1024(F, T)
-#endif
-#if XWG__SCRATCH_WORDS > 512
-#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
-    XWG__TREE_LEVEL(F, T, 512u) XWG__TREE_LEVEL(F, T, 256u)                  \
-    XWG__TREE_LEVEL(F, T, 128u) XWG__TREE_LEVEL(F, T, 64u)
-#elif XWG__SCRATCH_WORDS > 256
-#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
-    XWG__TREE_LEVEL(F, T, 256u) XWG__TREE_LEVEL(F, T, 128u)                  \
-    XWG__TREE_LEVEL(F, T, 64u)
-#elif XWG__SCRATCH_WORDS > 128
-#define XWG__TREE_LEVELS_ABOVE_64(F, T)                                       \
-    XWG__TREE_LEVEL(F, T, 128u) XWG__TREE_LEVEL(F, T, 64u)
-#elif XWG__SCRATCH_WORDS > 64
-#define XWG__TREE_LEVELS_ABOVE_64(F, T) XWG__TREE_LEVEL(F, T, 64u)
-#else
-#define XWG__TREE_LEVELS_ABOVE_64(F, T)
-#endif
-/* Levels 32 .. 1: every group below 64 work-items pays for all six. */
-#define XWG__TREE_LEVELS_UP_TO_32(F, T)                                       \
-    XWG__TREE_LEVEL(F, T, 32u) XWG__TREE_LEVEL(F, T, 16u)                    \
-    XWG__TREE_LEVEL(F, T, 8u) XWG__TREE_LEVEL(F, T, 4u)                      \
-    XWG__TREE_LEVEL(F, T, 2u) XWG__TREE_LEVEL(F, T, 1u)
 
+#if defined(XWG_PATH_PTX)
+/* Lane l's value after the levels h = 16 .. 1 of its warp's run: lane l
+ * takes in lane l+h's where l < h and work-item g + h < count (g: the
+ * work-item's index among the values; the source lane then exists). All
+ * lanes of the warp run each shuffle; `lanes` has a bit for each lane the
+ * warp has. Lane 0 ends with the run's result. */
+inline uint xwg__warp_shuffle_down(uint v, uint h, uint lanes)
+{
+    uint r;
+    asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;"
+                 : "=r"(r) : "r"(v), "r"(h), "r"(lanes));
+    return r;
+}
+#define XWG__WARP_LEVEL(F, T, h)                                              \
+    {                                                                          \
+        const uint o = xwg__warp_shuffle_down(x, (h), lanes);                  \
+        if (lane < (h) && g + (h) < n)                                         \
+            x = as_uint(F(as_##T(x), as_##T(o)));                              \
+    }
+#define XWG__WARP_RUN(F, T)                                                    \
+    XWG__WARP_LEVEL(F, T, 16u) XWG__WARP_LEVEL(F, T, 8u)                      \
+    XWG__WARP_LEVEL(F, T, 4u) XWG__WARP_LEVEL(F, T, 2u)                       \
+    XWG__WARP_LEVEL(F, T, 1u)
+
+#if XWG__SCRATCH_WORDS > 1024
+#error "xwg: on the ptx path XWG__SCRATCH_WORDS must be at most 1024"
+#endif
+#define XWG__DEFINE_GROUP_TREE(OP, T)                                          \
+    inline T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
+    {                                                                          \
+        const uint l = (uint)get_local_id(0);                                  \
+        const uint size = (uint)get_local_size(0);                             \
+        const uint lane = l & 31u, warp = l >> 5;                              \
+        const uint have = min(32u, size - (warp << 5));                        \
+        const uint lanes = have == 32u ? 0xffffffffu : (1u << have) - 1u;     \
+        count = min(count, (uint)(XWG__SCRATCH_WORDS));                        \
+        /* The runs: each warp's, into s[warp]. */                             \
+        uint x = as_uint(v), g = l, n = count;                                 \
+        XWG__WARP_RUN(xwg__op_##OP##_##T, T)                                   \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        if (lane == 0u)                                                        \
+            s[warp] = x;                                                       \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        /* The runs' results, one run of at most 32, in warp 0. */             \
+        if (warp == 0u) {                                                      \
+            n = (count + 31u) >> 5;                                            \
+            x = lane < n ? s[lane] : 0u;                                       \
+            g = lane;                                                          \
+            XWG__WARP_RUN(xwg__op_##OP##_##T, T)                               \
+            if (lane == 0u)                                                    \
+                s[0] = x;                                                      \
+        }                                                                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        return as_##T(s[0]);                                                   \
+    }
+
+#else /* local memory */
+/* The tree over the m values b[0], b[S], ..., b[(m-1)*S] (m <= 32), in
+ * place, into b[0]: one work-item's loop, with no work-group barrier in
+ * it (PoCL's compiler takes minutes over barriers between levels). */
+#define XWG__RUN_TREE(F, T, b, S, m)                                           \
+    for (uint h = 16u; h > 0u; h >>= 1)                                        \
+        for (uint j = 0u; j < h && j + h < (m); j++)                           \
+            (b)[j * (S)] = as_uint(F(as_##T((b)[j * (S)]),                     \
+                                     as_##T((b)[(j + h) * (S)])));
+
+/* Work-item k < runs takes run k of the values, then work-item 0 the
+ * runs' results, 32 at a time, until one is left. */
 #define XWG__DEFINE_GROUP_TREE(OP, T)                                          \
     inline T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
     {                                                                          \
@@ -135,12 +175,27 @@ inline float xwg__op_max_float(float a, float b) { return fmax(a, b); }
         barrier(CLK_LOCAL_MEM_FENCE);                                          \
         if (l < (XWG__SCRATCH_WORDS))                                          \
             s[l] = as_uint(v);                                                 \
-        XWG__TREE_LEVELS_ABOVE_1024(xwg__op_##OP##_##T, T)                    \
-        XWG__TREE_LEVELS_ABOVE_64(xwg__op_##OP##_##T, T)                      \
-        XWG__TREE_LEVELS_UP_TO_32(xwg__op_##OP##_##T, T)                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        uint runs = (count + 31u) / 32u;                                       \
+        if (l < runs) {                                                        \
+            __local uint *b = s + 32u * l;                                     \
+            XWG__RUN_TREE(xwg__op_##OP##_##T, T, b, 1u, min(32u, count - 32u * l)) \
+        }                                                                      \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        if (l == 0u) {                                                         \
+            for (uint S = 32u; runs > 1u; S *= 32u) {                          \
+                for (uint k = 0u; k * 32u < runs; k++) {                       \
+                    __local uint *b = s + 32u * S * k;                         \
+                    XWG__RUN_TREE(xwg__op_##OP##_##T, T, b, S,                 \
+                                  min(32u, runs - 32u * k))                    \
+                }                                                              \
+                runs = (runs + 31u) / 32u;                                     \
+            }                                                                  \
+        }                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                          \
         return as_##T(s[0]);                                                   \
     }
+#endif
 
 #if defined(XWG_PATH_CL20) && __OPENCL_C_VERSION__ >= 200 &&                  \
     (__OPENCL_C_VERSION__ < 300 ||                                             \

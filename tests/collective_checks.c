@@ -59,22 +59,21 @@ static uint combine(int r, uint a, uint b)
     }
 }
 
-static uint pow2_at_least(uint w)
-{
-    uint p = 1;
-    while (p < w)
-        p <<= 1;
-    return p;
-}
-
-/* The library's work-group tree over v[0 .. count-1], in s: slots l and
- * l+h combine into l for l < h, l+h < count, h = P/2 .. 1. */
+/* The library's work-group tree over v[0 .. count-1], in s: in each run
+ * of 32 values, value j takes in value j+h for j < h (within the run)
+ * and j+h < count, h = 16 .. 1; then the same over the runs' results,
+ * until one is left. */
 static uint tree(int r, const uint *v, uint count, uint *s)
 {
     memcpy(s, v, count * sizeof *s);
-    for (uint h = pow2_at_least(count) >> 1; h > 0; h >>= 1)
-        for (uint l = 0; l < h && l + h < count; l++)
-            s[l] = combine(r, s[l], s[l + h]);
+    for (uint n = count; n > 1; n = (n + 31) / 32) {
+        for (uint h = 16; h > 0; h >>= 1)
+            for (uint i = 0; i + h < n; i++)
+                if (i % 32 < h)
+                    s[i] = combine(r, s[i], s[i + h]);
+        for (uint k = 0; k * 32 < n; k++) /* the runs' results, in order */
+            s[k] = s[k * 32];
+    }
     return s[0];
 }
 
