@@ -11,6 +11,11 @@
 # Writes $OUT/collectives-stress-h200.csv (barrier_driver's columns) and
 # $OUT/collectives-h200.csv (xwg-bench's columns: label, device, variant,
 # local_size, occupancy, groups, us).
+# Environment: EPISODES (collectives' episodes per algorithm, default
+# 50000); SPLIT=0 leaves out the split barrier's stress; VARIANT="OPTIONS
+# TAG" also benchmarks a build with OPTIONS added (rows tagged TAG),
+# right after the default build, e.g. VARIANT="-DXWG_TUNE_REDUCE=0
+# publish".
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -21,12 +26,14 @@ echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,r
 status=0
 for local in 256 1024; do
   echo "== split, collectives and misuse at $local" >&2
-  timeout 120 $driver --platform-name NVIDIA --local-size $local \
-      --episodes 100000 --launches 10 --only split --csv "$stress" \
-      --label nvidia || status=1
+  if [ "${SPLIT:-1}" != 0 ]; then
+    timeout 120 $driver --platform-name NVIDIA --local-size $local \
+        --episodes 100000 --launches 10 --only split --csv "$stress" \
+        --label nvidia || status=1
+  fi
   timeout 200 $driver --platform-name NVIDIA --local-size $local \
-      --episodes 50000 --launches 2 --only collectives --csv "$stress" \
-      --label nvidia || status=1
+      --episodes "${EPISODES:-50000}" --launches 2 --only collectives \
+      --csv "$stress" --label nvidia || status=1
   timeout 60 $driver --platform-name NVIDIA --local-size $local \
       --only collective_misuse --csv "$stress" --label nvidia || status=1
 done
@@ -37,6 +44,14 @@ timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
     --local-sizes 64,256,1024 --barriers-only --collectives \
     --algos counter,tree,default --csv "$bench" --label xwg-nvidia >&2 ||
   status=1
+if [ -n "${VARIANT:-}" ]; then
+  set -- $VARIANT
+  echo "== xwg-bench, variant $2: $1" >&2
+  timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
+      --local-sizes 64,256,1024 --barriers-only --collectives \
+      --algos default --build-options "$1" --tag "$2" --csv "$bench" \
+      --label xwg-nvidia >&2 || status=1
+fi
 echo "== CUDA: all-reduce and grid.sync()" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/allreduce bench/cuda/allreduce.cu &&
   timeout 60 /tmp/allreduce >> "$bench" || status=1
