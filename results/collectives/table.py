@@ -36,24 +36,25 @@ def main():
         print("| %d | %s | %s | %s | %s | %s | %.2f | %.2f |"
               % (local, b, s, r, g, c, rus / bus, rus / cus))
     print()
-    print("| test | algorithm | work-items | groups | episodes | errors "
-          "| result |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    # The run of scripts/run_h200_collectives.sh, then the collectives
-    # again with their kernel's work-group size declared (a43277c's
-    # test kernel), and with the batched fold (2b9bd4b); README.md says
-    # how each was run.
-    for name in ("collectives-stress-h200.csv",
-                 "collectives-stress-declared-h200.csv",
-                 "collectives-stress-fold-h200.csv"):
+    print("| run | test | algorithm | work-items | groups | episodes "
+          "| errors | result |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    # The last run of scripts/run_h200_collectives.sh, then earlier ones:
+    # at 60fbaeb, with the test kernel's work-group size declared
+    # (a43277c), and with the batched fold (2b9bd4b); README.md says how
+    # each was run.
+    for run, name in (("last", "collectives-stress-h200.csv"),
+                      ("60fbaeb", "collectives-stress-60fbaeb-h200.csv"),
+                      ("a43277c", "collectives-stress-declared-h200.csv"),
+                      ("2b9bd4b", "collectives-stress-fold-h200.csv")):
         with open(os.path.join(here, name)) as f:
             for row in csv.DictReader(f):
                 if row["test"] == "collective_misuse":
                     continue
-                print("| %s | %s | %s | %s | %s | %s | %s%s |"
-                      % (row["test"], row["variant"], row["local_size"],
-                         row["groups"], row["episodes"], row["errors"],
-                         row["result"],
+                print("| %s | %s | %s | %s | %s | %s | %s | %s%s |"
+                      % (run, row["test"], row["variant"],
+                         row["local_size"], row["groups"], row["episodes"],
+                         row["errors"], row["result"],
                          ": " + row["note"] if row["note"] else ""))
     with open(os.path.join(here, "collectives-stress-h200.csv")) as f:
         misuse = [r for r in csv.DictReader(f)
