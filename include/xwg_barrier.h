@@ -67,8 +67,9 @@
  *                      after an arrive, a wait with no arrive, and a
  *                      barrier or collective between an arrive and its
  *                      wait end the launch with XWG_ERROR_BARRIER_MISUSE;
- *                      the watchdog covers the wait. An arrive with no
- *                      wait before the kernel returns is harmless.
+ *                      the watchdog covers the wait. A last arrive that
+ *                      no group waits for before the kernel returns is
+ *                      harmless.
  *   Collectives: called like xwg_barrier() (every work-item of every
  *   participant, the same calls in the same order), each also a barrier,
  *   each on the cl20, ptx and cl12 paths; T is uint, int or float:

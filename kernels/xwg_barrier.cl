@@ -441,11 +441,17 @@ inline uint xwg__tree_arrive(xwg_self self, int flat)
         return flat ? before | XWG__AWAIT_GRID
                     : before | (old & XWG__SENSE) >> 1 | XWG__AWAIT_CLUSTER;
     }
-    /* The last of the cluster. Flat: zero the count now (relaxed: the
-     * release of the arrival below orders it first, and no member arrives
-     * again before it acquires the flip that this arrival is part of). */
+    /* The last of the cluster zeroes the count now, whichever the wake
+     * (relaxed: the release of the arrival below orders it first, and no
+     * member arrives again before it acquires a flip that comes after
+     * it). Flat: the top bit too. Cluster wake: the top bit stays, for
+     * the wake to flip; a member compares top bits only. So the count is
+     * 0 again once every member has arrived, and an episode whose waits
+     * never come (a split barrier's last arrive) leaves it clean. */
     if (flat)
         XWG__FLAT_RESET(sub);
+    else
+        xwg__store_relaxed(sub, old & XWG__SENSE);
     /* B2: arrive at the grid counter for the whole cluster, releasing
      * what it acquired from the cluster. Unless that arrival was the
      * last, the wait acquires the flip (B3); a cluster wake then wakes. */
@@ -473,12 +479,11 @@ inline uint xwg__episode_wait(xwg_self self, uint token, uint bound)
         return xwg__await_change(xwg__cluster_word(self),
                                  XWG__CLUSTER_SENSE(token), XWG__SENSE,
                                  self.state, bound);
-    /* B4 (cluster wake): the flip of the cluster word's top bit, and its
-     * count (now `members`) back to 0, in one release that publishes
+    /* B4 (cluster wake): the flip of the cluster word's top bit (its
+     * count is 0 since the arrival), in one release that publishes
      * everything acquired from the grid. */
     if (token & XWG__WAKE_CLUSTER)
-        XWG__WAKE_ADD(xwg__cluster_word(self),
-                      XWG__SENSE - xwg__cluster_members(self));
+        XWG__WAKE_ADD(xwg__cluster_word(self), XWG__SENSE);
     return 0u;
 }
 
@@ -662,13 +667,16 @@ inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
  * the two overlaps the barrier. Every work-item calls both, with the
  * token its own arrive returned.
  *
- * Which algorithm: the tree where the launch runs the tree, with the
- * flat wake at every size, and the counter otherwise (XF too). Both leave
- * the state clean at every arrival: the grid counter is in the header,
- * which the host writes before every launch, and the flat wake zeroes a
- * cluster's count before it arrives at the grid. So a wait is the only
- * part that can be missing when a kernel ends, and a missing wait leaves
- * nothing for the next launch to trip on. They share the episode count
+ * Which algorithm: the tree where the launch runs the tree, with the wake
+ * that xwg_barrier() takes for the launch's size, and the counter
+ * otherwise (XF too). Both leave the state clean at every arrival: the
+ * grid counter's count is 0 again once every group has arrived, and the
+ * last of a tree cluster zeroes the cluster's count before it arrives at
+ * the grid. So a wait is the only part that can be missing when a kernel
+ * ends, and a last arrive that no group waits for leaves nothing for the
+ * next launch to trip on. (Under the cluster wake a group that waits
+ * while the last of its cluster does not would wait for ever: that is a
+ * wait missing in one group, which the watchdog ends.) They share the episode count
  * with xwg_barrier() (the counter's and the tree's grid counter flip the
  * same top bit once per episode), so the two kinds of call mix freely. */
 typedef uint xwg_token;
@@ -687,7 +695,8 @@ inline xwg_token xwg_barrier_arrive_of(xwg_self self)
     return 0u;
 #else
     if (XWG__RUNS(self.barrier_algo, XWG__BARRIER_TREE))
-        return xwg__tree_arrive(self, 1);
+        return xwg__tree_arrive(self, self.num_groups <=
+                                          (XWG_TUNE_TREE_FLAT_MAX));
     return xwg__counter_arrive(self);
 #endif
 }

@@ -29,8 +29,8 @@
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   SPLIT      1: every barrier is xwg_barrier_arrive(), a step of the
- *              group's own, then xwg_barrier_wait() (BARRIER 2 or 3; the
- *              kernel's split barrier takes the tree's flat wake: FLAT=1)
+ *              group's own, then xwg_barrier_wait() (BARRIER 2 or 3,
+ *              the tree with either wake, as the kernel's split barrier)
  *   NO_WAIT    1: KNOWN-BAD split wait that does not wait (known-bad
  *              collective 1: an arrival whose token asks for no wait)
  *   COLLECTIVE 1: every barrier is an all-reduce (kernels/
@@ -301,6 +301,8 @@ inline tree_arrive(me, n, e) {
     :: last_member ->
 #if FLAT && !NO_RESET
         sub[cl] = 0;
+#elif !FLAT
+        sub[cl] = seen & TOP; /* the count back to 0, the top bit kept */
 #endif
         atomic {
             add = (cl == 0 -> TOP - (ncl - 1) : 1);
@@ -315,9 +317,9 @@ inline tree_arrive(me, n, e) {
 /* Tree wait (B3, B4): a member that is not the last waits for the word's
  * top bit to differ from the one its add returned, or, with FLAT, for the
  * grid counter's flip. The last waits for the grid as the counter does,
- * and without FLAT then wakes its cluster with one add of TOP - members,
- * which flips the top bit and brings the count back to 0; if its grid
- * wait failed, it wakes nobody. */
+ * and without FLAT then wakes its cluster with one add of TOP, which
+ * flips the top bit (its arrival brought the count back to 0); if its
+ * grid wait failed, it wakes nobody. */
 inline tree_wait() {
     if
     :: !last_member ->
@@ -330,7 +332,7 @@ inline tree_wait() {
         grid_wait();
 #if !FLAT
         if
-        :: !wf -> sub[cl] = (sub[cl] + TOP - members) % 256
+        :: !wf -> sub[cl] = (sub[cl] + TOP) % 256
         :: else -> skip
         fi
 #endif

@@ -128,13 +128,13 @@ for f in 1 3; do
 done
 # The split barrier (arrive, the group's own work, wait) and the
 # all-reduce (partials in two banks, read after the barrier), on the
-# counter and on the tree as the kernel runs them: the split barrier with
-# the flat wake only, the collectives with either wake.
+# counter and on the tree with either wake, as the kernel runs them.
 for n in $ns; do
   for k in $ks; do
     for check in safety liveness; do
       run 2 2 0 0 $n $k $check pass "" 0 SPLIT
       run 2 3 0 0 $n $k $check pass "" 1 SPLIT
+      run 2 3 0 0 $n $k $check pass "" 0 SPLIT
       run 2 2 0 0 $n $k $check pass "" 0 COLLECTIVE
       run 2 3 0 0 $n $k $check pass "" 0 COLLECTIVE
       run 2 3 0 0 $n $k $check pass "" 1 COLLECTIVE
@@ -166,6 +166,7 @@ run 2 2 0 0 3 2 safety fail "" 0 ALWAYS_LAST  # every arrival the last
 run 2 3 0 0 3 2 safety fail 1 0 ALWAYS_LAST
 run 2 2 0 0 3 2 safety fail "" 0 "SPLIT NO_WAIT"  # a wait that does not wait
 run 2 3 0 0 3 2 safety fail "" 1 "SPLIT NO_WAIT"
+run 2 3 0 0 3 2 safety fail "" 0 "SPLIT NO_WAIT"
 run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE ONE_BANK"  # one bank of partials
 run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE ONE_BANK"
 run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE EARLY_READ"  # partials read early
