@@ -580,13 +580,11 @@ typedef struct xwg_launch_options {
  * XWG_STATE index and compiled barriers, and a reference to it, until the
  * context is released, as the discovery cache does.
  *
- * What a launch enqueues on queue: a write of its state buffer, the
- * kernel, and a read of its status (on a queue with profiling the read
- * goes to xwg's own queue, after the kernel). A launch that skips
- * discovery, with the same options as the last launch that used its state
- * buffer and completed, has no write: the buffer is as that launch left
- * it: a loop of such launches enqueues two commands a launch, as a plain
- * launch with a 4-byte read-back does. */
+ * What a launch enqueues: on queue, a write of its state buffer and the
+ * kernel; then, once the kernel's event has completed, a read of its
+ * status on xwg's own queue. A launch that skips discovery, with the same
+ * options as the last launch that used its state buffer and completed,
+ * has no write: the buffer is as that launch left it. */
 XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
                           cl_kernel kernel, size_t local_size,
                           xwg_launch_info *info);
