@@ -2,13 +2,14 @@
 # setup.sh - installs what xwg needs on a fresh Debian machine: a compiler,
 # CMake and Ninja, the OpenCL headers and ICD loader, the OpenCL
 # implementations that the tests and the study use (PoCL, Mesa rusticl,
-# Oclgrind), Check, Spin for the model, and matplotlib for the plots in
-# results/.
+# Oclgrind), Check, Spin for the model, matplotlib for the plots in
+# results/, and PyOpenCL, NumPy and pytest for the Python package.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd mesa-opencl-icd oclgrind
-          check spin python3 python3-matplotlib)
+          check spin python3 python3-matplotlib
+          python3-pyopencl python3-numpy python3-pytest python3-setuptools)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()

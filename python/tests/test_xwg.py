@@ -1,0 +1,193 @@
+"""test_xwg.py - the Python package on PoCL: values after barriers, the
+errors each mistake raises, and the OpenCL references it takes and gives
+back. ctest runs it with XWG_LIBRARY set to the build's libxwg and
+OCL_ICD_VENDORS naming PoCL alone (tests/CMakeLists.txt)."""
+import ctypes
+import time
+
+import numpy as np
+import pyopencl as cl
+import pytest
+
+import xwg
+from xwg import _library
+
+# Every group writes its id, passes a barrier, and checks what the next
+# group wrote, n times over with new values: a barrier that let a group
+# through early would read the last round's value.
+NEIGHBOURS = """
+__kernel void neighbours(__global uint *slot, __global uint *errors,
+                         uint rounds, XWG_STATE)
+{
+    XWG_DISCOVER();
+    const uint g = xwg_group_id(), n = xwg_num_groups();
+    for (uint r = 1; r <= rounds && !xwg_failed(); r++) {
+        if (get_local_id(0) == 0)
+            slot[g] = r * 1000u + g;
+        xwg_barrier();
+        uint next = (g + 1u) % n;
+        if (get_local_id(0) == 0 && slot[next] != r * 1000u + next)
+            atomic_inc(errors);
+        xwg_barrier();
+    }
+}
+"""
+
+# Only group 0 waits at the barrier: the others never arrive.
+MISUSED = """
+__kernel void misused(XWG_STATE)
+{
+    XWG_DISCOVER();
+    if (xwg_group_id() == 0)
+        xwg_barrier();
+}
+"""
+
+
+@pytest.fixture
+def cl_env():
+    device = cl.get_platforms()[0].get_devices()[0]
+    context = cl.Context([device])
+    queue = cl.CommandQueue(context)
+    yield context, device, queue
+    queue.finish()
+
+
+def refcount(obj, info):
+    return obj.get_info(info.REFERENCE_COUNT)
+
+
+def settled(obj, info, want):
+    """The reference count, once it has fallen to want (PoCL drops a
+    finished command's references from a worker thread), or what it is
+    after 5 s."""
+    deadline = time.monotonic() + 5
+    while refcount(obj, info) != want and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return refcount(obj, info)
+
+
+def test_barrier_orders_every_round(cl_env):
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build(NEIGHBOURS), "neighbours")
+        slot = cl.Buffer(context, cl.mem_flags.READ_WRITE, 4 * 4096)
+        errors = np.zeros(1, np.uint32)
+        errors_buf = cl.Buffer(context, cl.mem_flags.COPY_HOST_PTR,
+                               hostbuf=errors)
+        kernel.set_arg(0, slot)
+        kernel.set_arg(1, errors_buf)
+        kernel.set_arg(2, np.uint32(200))
+        info = xc.launch(queue, kernel, 16, watchdog_ms=20000)
+        cl.enqueue_copy(queue, errors, errors_buf)
+        assert info.groups >= 2, "one group proves nothing about a barrier"
+        assert info.groups <= info.groups_launched
+        assert not info.timed_out
+        assert errors[0] == 0
+
+
+def test_build_error_raises_with_its_log(cl_env):
+    context, device, _ = cl_env
+    with xwg.Context(context, device) as xc:
+        with pytest.raises(xwg.XwgError) as e:
+            xc.build("__kernel void k(XWG_STATE) { XWG_DISCOVER(); nope(); }")
+        assert e.value.name == "XWG_ERROR_BUILD_FAILED"
+        assert e.value.status == -20002
+        assert "nope" in e.value.log
+        assert "XWG_ERROR_BUILD_FAILED" in str(e.value)
+
+
+def test_kernel_without_state_raises_no_state_arg(cl_env):
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build("__kernel void plain(__global int *a)"
+                                    " { a[0] = 1; }"), "plain")
+        kernel.set_arg(0, cl.Buffer(context, cl.mem_flags.READ_WRITE, 4))
+        with pytest.raises(xwg.XwgError) as e:
+            xc.launch(queue, kernel, 16)
+        assert e.value.name == "XWG_ERROR_NO_STATE_ARG"
+        assert "XWG_STATE" in e.value.message
+
+
+def test_bad_arguments_raise(cl_env):
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build(MISUSED), "misused")
+        with pytest.raises(xwg.XwgError) as e:
+            xc.launch(queue, kernel, 0)
+        assert e.value.name == "XWG_ERROR_INVALID_ARGUMENT"
+        assert e.value.message
+        with pytest.raises(ValueError, match="unknown barrier 'fast'"):
+            xc.launch(queue, kernel, 16, barrier="fast")
+    with pytest.raises(TypeError):
+        xwg.Context("not a context")
+    with pytest.raises(ValueError, match="unknown atomics path"):
+        xwg.Context(context, device, atomics="cl99")
+
+
+def test_misused_barrier_raises_timeout_with_the_launch(cl_env):
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build(MISUSED), "misused")
+        with pytest.raises(xwg.XwgError) as e:
+            xc.launch(queue, kernel, 16, groups=2, skip_discovery=True,
+                      watchdog_ms=200)
+        assert e.value.name == "XWG_ERROR_BARRIER_TIMEOUT"
+        assert e.value.info is not None and e.value.info.timed_out
+        # The context stays usable after a failed launch.
+        assert xc.launch(queue, kernel, 16, groups=1,
+                         skip_discovery=True).groups == 1
+
+
+def test_a_closed_context_refuses_calls(cl_env):
+    context, device, _ = cl_env
+    xc = xwg.Context(context, device)
+    xc.close()
+    xc.close()  # twice is harmless
+    with pytest.raises(ValueError, match="after close"):
+        xc.build(MISUSED)
+
+
+def test_references_are_given_back(cl_env):
+    context, device, queue = cl_env
+    ctx_info = cl.context_info
+    before = refcount(context, ctx_info)
+    xc = xwg.Context(context, device)
+    assert refcount(context, ctx_info) > before  # the context is held
+    program = xc.build(MISUSED)
+    # The build's reference is the pyopencl.Program's own, not one more.
+    assert refcount(program, cl.program_info) == 1
+    kernel = cl.Kernel(program, "misused")
+    kernel_before = refcount(kernel, cl.kernel_info)
+    xc.launch(queue, kernel, 16, groups=1, skip_discovery=True)
+    queue.finish()
+    xc.close()
+    assert settled(kernel, cl.kernel_info, kernel_before) == kernel_before
+    del kernel, program  # each holds the context too
+    assert settled(context, ctx_info, before) == before
+
+
+def test_handles_keep_all_64_bits():
+    # ctypes turns an undeclared int argument into a C int, which cuts a
+    # handle above 2**31; every handle goes through c_void_p instead.
+    class Fake:
+        int_ptr = 0x7F5A_0000_1234_5678
+    assert xwg._handle(Fake()).value == Fake.int_ptr
+    for name in ("xwg_context_create", "xwg_program_build", "xwg_discover",
+                 "xwg_launch_ex", "xwg_context_release"):
+        argtypes = getattr(_library.lib, name).argtypes
+        assert argtypes and argtypes[0] is ctypes.c_void_p, name
+    launch = _library.lib.xwg_launch_ex.argtypes
+    assert launch[:3] == [ctypes.c_void_p] * 3
+
+
+def test_programs_built_elsewhere_get_the_options(cl_env):
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        options = xc.program_options("-DROUNDS=3")
+        assert "-cl-kernel-arg-info" in options and "-DROUNDS=3" in options
+        source = xc.source_prefix() + MISUSED
+        program = cl.Program(context, source).build(options=options)
+        kernel = cl.Kernel(program, "misused")
+        assert xc.launch(queue, kernel, 16, groups=1,
+                         skip_discovery=True).groups == 1
