@@ -486,13 +486,29 @@ static const char arrivals_source[] =
     "    }\n"
     "}\n";
 
+/* leave_count: group 0 alone arrives at the grid counter and returns, as a
+ * split barrier's arrive in one group and in no other would (misuse the
+ * kernel cannot see: nobody waits, so the launch succeeds), and leaves a
+ * count in the counter. The arrival is called without the split
+ * barrier's work-group barrier, which PoCL cannot compile in a branch. */
+static const char leave_source[] =
+    "__kernel void leave_count(XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (get_group_id(0) == 0 && get_local_id(0) == 0)\n"
+    "        (void)xwg__counter_arrive(xwg__self);\n"
+    "}\n";
+#define LEAVE_COUNT 0xffffffffu
+
 /* Launches that skip discovery, one after another with the same header,
  * reuse their state buffer with no write: the grid counter's top bit is
  * then wherever the launch before left it (odd barrier counts leave it
  * set), and each group must read it before its first arrival. Counter and
  * tree, odd and even counts, and a failed launch in the middle (after
- * which the host writes the buffer whole again); each launch's barriers
- * must all wait for every group. */
+ * which the host writes the buffer whole again), and, on the counter, a
+ * launch that leaves a count in it (after which the host must write the
+ * buffer too: a count would end the next launch's episodes one arrival
+ * early); each launch's barriers must all wait for every group. */
 START_TEST(launches_start_from_the_state_the_last_one_left)
 {
     test_env env;
@@ -503,13 +519,17 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
     cl_kernel k = test_build_kernel(&env, arrivals_source, "arrivals", NULL);
     cl_kernel fail = test_build_kernel(&env, misuse_source, "early_return",
                                        NULL);
+    cl_kernel leave = test_build_kernel(&env, leave_source, "leave_count",
+                                        NULL);
     cl_mem arrived = make_buffer(&env, most * sizeof(cl_uint));
     cl_mem wrong = make_buffer(&env, sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof arrived, &arrived);
     clSetKernelArg(k, 1, sizeof wrong, &wrong);
     clSetKernelArg(fail, 0, sizeof arrived, &arrived);
-    /* barrier counts; 0 marks the failed launch */
-    static const cl_uint counts[] = {1, 3, 2, 1, 0, 1, 1, 5, 1};
+    /* barrier counts; 0 marks the failed launch, LEAVE_COUNT the launch
+     * that leaves a count (counter only) */
+    static const cl_uint counts[] = {1, 3, 2, 1, 0, 1, 1, 5, 1,
+                                     LEAVE_COUNT, 5, 2};
     const xwg_barrier_algo algos[] = {XWG_BARRIER_COUNTER, XWG_BARRIER_TREE};
     for (int a = 0; a < 2; a++) {
         xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
@@ -524,6 +544,15 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
                                         &info);
                 ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
                               "the misuse gave %s", xwg_status_name(err));
+                continue;
+            }
+            if (counts[i] == LEAVE_COUNT) {
+                if (algos[a] != XWG_BARRIER_COUNTER)
+                    continue;
+                int err = xwg_launch_ex(env.xc, env.queue, leave, local,
+                                        &opts, &info);
+                ck_assert_msg(err == XWG_SUCCESS, "leave_count gave %s",
+                              xwg_status_name(err));
                 continue;
             }
             const cl_uint zeros[8] = {0};
@@ -546,6 +575,7 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
     }
     clReleaseKernel(k);
     clReleaseKernel(fail);
+    clReleaseKernel(leave);
     clReleaseMemObject(arrived);
     clReleaseMemObject(wrong);
     test_env_close(&env);
