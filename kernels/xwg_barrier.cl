@@ -418,6 +418,14 @@ inline uint xwg__cluster_members(xwg_self self)
     return members;
 }
 
+/* Which wake an episode of the tree takes, the same in every group: the
+ * flat wake up to XWG_TUNE_TREE_FLAT_MAX participants, the cluster wake
+ * above. xwg_barrier() and the split barrier both ask here. */
+inline int xwg__tree_flat(xwg_self self)
+{
+    return self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
+}
+
 /* B2 arrive at the cluster and, for the cluster's last arrival, at the
  * grid counter. `flat`: uniform, which wake this episode takes. Returns
  * the token (above). Work-item 0 only. */
@@ -500,8 +508,8 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
 {
     if (get_local_id(0) != 0)
         return 0u;
-    const int flat = self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
-    return xwg__episode_wait(self, xwg__tree_arrive(self, flat), bound);
+    const uint token = xwg__tree_arrive(self, xwg__tree_flat(self));
+    return xwg__episode_wait(self, token, bound);
 }
 
 /* ---- XF master/slave barrier (Xiao and Feng; Sorensen et al.) ------------ */
@@ -676,9 +684,10 @@ inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
  * ends, and a last arrive that no group waits for leaves nothing for the
  * next launch to trip on. (Under the cluster wake a group that waits
  * while the last of its cluster does not would wait for ever: that is a
- * wait missing in one group, which the watchdog ends.) They share the episode count
- * with xwg_barrier() (the counter's and the tree's grid counter flip the
- * same top bit once per episode), so the two kinds of call mix freely. */
+ * wait missing in one group, which the watchdog ends.) They share the
+ * episode count with xwg_barrier() (the counter's and the tree's grid
+ * counter flip the same top bit once per episode), so the two kinds of
+ * call mix freely. */
 typedef uint xwg_token;
 
 inline xwg_token xwg_barrier_arrive_of(xwg_self self)
@@ -695,8 +704,7 @@ inline xwg_token xwg_barrier_arrive_of(xwg_self self)
     return 0u;
 #else
     if (XWG__RUNS(self.barrier_algo, XWG__BARRIER_TREE))
-        return xwg__tree_arrive(self, self.num_groups <=
-                                          (XWG_TUNE_TREE_FLAT_MAX));
+        return xwg__tree_arrive(self, xwg__tree_flat(self));
     return xwg__counter_arrive(self);
 #endif
 }
