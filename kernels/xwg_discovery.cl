@@ -2,12 +2,12 @@
  * xwg_discovery.cl - the occupancy discovery protocols, XWG_DISCOVER() and
  * the participant-relative ids.
  *
- * Specification (docs/design in README.md): a group participates only if it
- * joined the poll before the poll closed, and it stays resident until it has
- * seen the poll closed. So at the moment of closing every participant is
- * resident: the count is a safe lower bound of the co-resident groups. Ids
- * are distinct and dense in [0, count), and every participant reads the
- * same count.
+ * Specification (docs/spec.md; the design in docs/guide.md, "Discovery"):
+ * a group participates only if it joined the poll before the poll closed,
+ * and it stays resident until it has seen the poll closed. So at the
+ * moment of closing every participant is resident: the count is a safe
+ * lower bound of the co-resident groups. Ids are distinct and dense in
+ * [0, count), and every participant reads the same count.
  *
  * Only work-item 0 of a group takes part; the others wait at a work-group
  * barrier. No work-item ever spins on a value set by another work-item of

@@ -12,7 +12,7 @@ OpenCL work-groups, for persistent kernels.
         info = xc.launch(queue, kernel, 256)  # discovers, runs, waits
         print(info.groups)
 
-The kernel language is the C library's (README.md, "Writing kernels"):
+The kernel language is the C library's (docs/guide.md, "Writing kernels"):
 XWG_STATE among the parameters, XWG_DISCOVER() first, then xwg_barrier(),
 the split barrier and the collectives. Every failure raises XwgError,
 which carries the status's name and the library's message.
