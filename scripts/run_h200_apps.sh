@@ -13,7 +13,7 @@
 # elsewhere, start from an empty one, or earlier rows count in the medians.
 # Then, here: put the rows in results/raw/h200/study-h200.csv (replace
 # those of the graphs run again, keep the others), and rebuild:
-#   scripts/run_apps_study.sh && python3 results/make_report.py
+#   scripts/run_apps_study.sh && python3 results/render.py
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"

@@ -19,10 +19,10 @@
 #   CUDA's faster floor is where its flags happen to sit), and xwg's
 #   counter and tree barriers with their words at those places;
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
-# results/make_report.py turns it into the performance section and plots.
-# To record a new run: replace the rows labelled xwg-nvidia, cuda and
-# xwg-pocl16 in results/barrier-h200.csv with $OUT/barrier-h200.csv's;
-# keep the other labels (xwg-nvidia-v1, -atom, -5bfff81: earlier code).
+# results/render.py draws its tables and plots (results/tables.toml).
+# To record a new run, see results/README.md, "Adding a run" (its labels
+# xwg-nvidia, cuda and xwg-pocl16 become the series xwg and cuda of an
+# NVIDIA run and the series xwg of a PoCL run).
 set -uo pipefail
 label=xwg-nvidia
 source "$(dirname "$0")/h200_bench_common.sh" || exit 1
