@@ -11,7 +11,7 @@
  * episode count in a register or in local memory. This file held two
  * prototypes in commit 5bfaae4 (--stripes: a striped counter, and the
  * flat wake without its reset on the arrival path); in the library's
- * barrier (commit d10551a) neither kept its gain: results/README.md.
+ * barrier (commit d10551a) neither kept its gain (docs/performance.md).
  */
 #include "bench.h"
 #include "xwg_state_layout.h" /* where the failed flag sits */

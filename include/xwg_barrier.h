@@ -128,7 +128,7 @@
  * OOPSLA 2016; docs in kernels/xwg_barrier.cl) covers the cl20 path, on
  * devices that promise acquire/release at device scope. Every other device
  * rests on tests: xwg_context_create() runs a barrier self-test and
- * refuses a device that fails it (Mesa rusticl); results/README.md holds
+ * refuses a device that fails it (Mesa rusticl); docs/performance.md holds
  * the stress evidence per device.
  *
  * Error handling: every function returns an int status. 0 is success, the
@@ -447,7 +447,7 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * and -DXWG__BARRIERS=SET, the barrier algorithms the program compiles:
  * the context's, where it fixes one, else the counter and the tree. The
  * code of an algorithm costs time even where it never runs (measured in
- * results/README.md, rows +only and +all). A caller's own -DXWG__BARRIERS (bit a for
+ * docs/performance.md, tuning-h200, +only, +all). A caller's own -DXWG__BARRIERS (bit a for
  * xwg_barrier_algo a; a plain number, else XWG_ERROR_INVALID_ARGUMENT)
  * wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log

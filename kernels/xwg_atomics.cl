@@ -17,8 +17,8 @@
  *                             compiler builds every C11 acquire or release
  *                             from a volatile access and a full fence
  *                             (membar.gl); the PTX forms are what CUDA
- *                             uses, and cost a third as much on the H200
- *                             (results/README.md, the pingpong rows).
+ *                             uses, and cost less on the H200
+ *                             (docs/performance.md, tuning-h200, +cl20).
  *
  * Every function names the memory order it gives. On the cl12 path a
  * "release" is a global fence followed by the store, and an "acquire" is

@@ -288,7 +288,7 @@ inline uint xwg__begin_episode(xwg_self self)
  *      last arrival is the critical path; without this it would still
  *      poll and then acquire, two requests queued behind every other
  *      group's polls at the counter's L2 slice (measured against 0 in
- *      results/README.md, rows +red).
+ *      docs/performance.md, tuning-h200, rows +red).
  *   0  a `red` that nothing waits for, for comparison. */
 #ifndef XWG_TUNE_ARRIVE_RETURN
 #define XWG_TUNE_ARRIVE_RETURN 1
@@ -375,7 +375,7 @@ inline uint xwg__counter_arrive(xwg_self self)
  *     line its own members only. That costs one more hand-off, and pays
  *     where thousands of pollers would queue at one L2 slice.
  * On the H200 flat wake wins at 1056 groups and loses at 4224
- * (results/README.md, the tree's wake rows); hence the limit below.
+ * (docs/performance.md, tuning-h200, +flat, +cluster); hence the limit.
  *
  * The cluster word is: top bit, flipped once per episode by a cluster
  * wake | arrivals in this episode. Either wake brings the count back to 0,
@@ -601,7 +601,7 @@ inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
  * one, else counter and tree, among which the default chooses); all three
  * where it is not defined. The launch's algorithm is chosen at run time
  * among them, or at compile time where there is one. The code of the
- * others costs even where it never runs (results/README.md, rows +only
+ * others costs even where it never runs (docs/performance.md, +only
  * and +all). (The counter is the
  * dispatch's last branch, so a caller's own set without it, such as xf and
  * tree, still compiles it; the library's sets never leave it out idly.) */

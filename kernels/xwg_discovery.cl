@@ -53,7 +53,7 @@ typedef struct xwg_self {
      * read; xwg_barrier.cl, "Counter barrier"): a private variable of the
      * kernel's, declared by
      * XWG_DISCOVER(), so that once inlined it lives in a register (in local
-     * memory it cost more: results/README.md, the proto_*_localep rows). */
+     * memory it cost more: docs/performance.md, "Tried and left out"). */
     __private uint *episodes;
     /* The collectives' scratch (XWG__SCRATCH_WORDS words of local
      * memory, declared by XWG_DISCOVER()), and how many collectives this

@@ -60,7 +60,7 @@
 #ifndef XWG__TREE_FANIN          /* (tests set 1: clusters of one group) */
 #define XWG__TREE_FANIN 96u     /* groups per cluster of the tree barrier:
                                    on the H200 1056 groups make 11 even
-                                   clusters (results/README.md, +faninN) */
+                                   clusters (tuning-h200, +faninN) */
 #endif
 
 #define XWG__MODE_RUN 0u            /* protocol, then the kernel body */

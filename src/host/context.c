@@ -12,7 +12,7 @@
 /* Default discovery windows, per kind of device. GPUs start all resident
  * groups within microseconds of each other. CPU runtimes wake a worker
  * thread per compute unit, which can take milliseconds on a loaded
- * machine. The figures in results/README.md were measured with these. */
+ * machine. docs/performance.md's discovery tables use these. */
 #define XWG__WINDOW_US_GPU 20u
 #define XWG__WINDOW_US_CPU 5000u
 
@@ -224,7 +224,7 @@ static int forced_path_builds(xwg_context *ctx)
 /* Runs the barrier self-test, and lets it settle the path where the
  * capabilities cannot. Unless a path is forced:
  *   - on an NVIDIA platform the ptx path is tried first: the same orders
- *     as cl20 at a third of the cost on the H200 (results/README.md);
+ *     as cl20, and cheaper (docs/performance.md, tuning-h200, +cl20);
  *   - a device that compiles OpenCL C 2.0 or later but does not promise
  *     device-scope acquire/release (NVIDIA's driver 580, rusticl) is tried
  *     on cl20 next: NVIDIA honours device-scope C11 atomics and fences it

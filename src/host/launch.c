@@ -19,7 +19,7 @@
  * once) waits for the kernel's event and reads the status words on xwg's
  * own queue. A blocking read on the caller's queue, right behind the
  * kernel, was tried for the launches that wait at once, and cost more on
- * the H200 (results/launch/README.md).
+ * the H200 (docs/performance.md, launch-h200).
  */
 #include "internal.h"
 
@@ -55,7 +55,7 @@ struct xwg_pending {
 /* Above this many groups per compute unit, the default barrier is the
  * tree: on the H200 one counter's cache line is then the bottleneck (every
  * arrival and every poll is a request to one L2 slice), and below it the
- * tree's extra hops cost more (results/README.md, barrier-h200.csv). */
+ * tree's extra hops cost more (docs/performance.md, barrier-h200). */
 #define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
 
 static int compiled(unsigned set, xwg_barrier_algo algo)
