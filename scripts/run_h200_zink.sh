@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # run_h200_zink.sh STEP - xwg on Mesa rusticl over Zink over NVIDIA's Vulkan
-# driver, on the GPU machine (see ../shared/zink/README.md: the bundle is
-# copied into the ignored folder .zink/, the Vulkan loaders' .debs into .gl/;
-# the device tool carries both). Writes $OUT/zink-STEP.txt.
+# driver, on the GPU machine. Needs, in ignored folders carried to it:
+#   .zink/  a bundle of Debian trixie's Mesa 25.0.7 rusticl with its own
+#           glibc and loader (the GPU machine's userland is older), whose
+#           run.sh runs a program with the ICD loader pointed at rusticl
+#           alone (RUSTICL_ENABLE=swrast GALLIUM_DRIVER=zink
+#           RUSTICL_DEVICE_TYPE=gpu: that machine has no /dev/dri);
+#   .gl/    the .debs of libvulkan1 libegl1 libglvnd0 libopengl0 libgl1
+#           libglx0 libgles2 (amd64), unpacked into / below.
+# Writes $OUT/zink-STEP.txt.
 #   why     what the stack needs for data written before a barrier to be
 #           seen after it: visibility_driver's matrix at 64 and 256
 #           work-items, on the cl20 and cl12 paths, with NVIDIA's own
