@@ -1,26 +1,20 @@
-/* clcost.c - a one-off measurement, kept with its output (clcost-h200.txt):
- * what each OpenCL call that xwg_launch_async() makes costs on the host,
- * the mean of N calls; the enqueues of a plain kernel, with and without
- * events and a write before it; and xwg_launch_async() itself (8 groups
- * of 64, discovery skipped). On the GPU machine, from the repository root:
- *   source scripts/h200_setup.sh
- *   gcc -O2 -Iinclude results/raw/h200/clcost.c /tmp/xwg-build/libxwg.a \
- *       -lOpenCL -lpthread -lm -o /tmp/clcost && /tmp/clcost NVIDIA
- * With a second argument, "waits", it times whole launches instead (see
- * waits() below; output in clcost-waits-h200.txt). */
+/* clcost.c (xwg-clcost) - what each OpenCL call that xwg_launch_async()
+ * makes costs on the host, the mean of N calls; the enqueues of a plain
+ * kernel, with and without events and a write before it; and
+ * xwg_launch_async() itself (8 groups of 64, discovery skipped). A probe
+ * for finding where a launch's time goes, beside xwg-launch-bench, which
+ * measures whole launches:
+ *   build/xwg-clcost PLATFORM-NAME          one line per call, in us
+ *   build/xwg-clcost PLATFORM-NAME waits    whole launches instead (waits())
+ * It prints; nothing records its output. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <xwg_barrier.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
+#include "timing.h"
+
 #ifndef N
 #define N 2000
 #endif
