@@ -32,7 +32,7 @@ const char placed_source[] =
     "        xwg_barrier_of(placed);\n"
     "}\n"
     /* Prototypes of the tree's flat wake (--prototypes), with clusters of
-     * XWG__TREE_FANIN as the library's: MONO 1 lets cluster counts grow
+     * XWG_TUNE_TREE_FANIN as the library's: MONO 1 lets cluster counts grow
      * (the last of cluster c in episode e brings it to e * members), 0
      * resets them as the library does; LOCAL_EPISODES 1 keeps the episode
      * count in local memory as the library does, 0 in a register. */
@@ -43,7 +43,7 @@ const char placed_source[] =
     "    XWG_DISCOVER();\\\n"
     "    __local uint failed, episodes;\\\n"
     "    const uint g = xwg_group_id(), n = xwg_num_groups();\\\n"
-    "    const uint fanin = XWG__TREE_FANIN;\\\n"
+    "    const uint fanin = XWG_TUNE_TREE_FANIN;\\\n"
     "    const uint cluster = g / fanin, clusters = (n + fanin - 1u) / fanin;\\\n"
     "    const uint members = min(fanin, n - cluster * fanin);\\\n"
     "    volatile __global xwg_word *top = &words[base + XWG__W_COUNTER];\\\n"

@@ -40,7 +40,7 @@
  *          [--build-options S --tag T]  (a variant: S is added to the
  *                               program's build options, e.g.
  *                               -DXWG_TUNE_COLLECT=1 or
- *                               -DXWG__TREE_FANIN=8u, and T to the names
+ *                               -DXWG_TUNE_TREE_FANIN=8u, and T to the names
  *                               of its rows, barrier/tree+T, pingpong+T)
  *          [--barriers-only]   (full occupancy, barriers and pingpong only:
  *                               for variants)

@@ -144,9 +144,8 @@ inline void xwg_fence_system(void)
 #endif
 
 /* ---- Waiting -------------------------------------------------------------
- * XWG_TUNE_COLLECT says how a wait acquires what it waited for. xwg-bench
- * measures each (scripts/run_h200_bench.sh); the default was the fastest
- * on the H200 and costs nothing on CPUs:
+ * XWG_TUNE_COLLECT (xwg_tuning.h) says how a wait acquires what it
+ * waited for:
  *   0  every poll is an acquire load: the poll that sees the value has
  *      already acquired it;
  *   1  relaxed polls, then one acquire load of the word: one more trip to
@@ -154,15 +153,6 @@ inline void xwg_fence_system(void)
  *      H200 an acquire load also invalidates the L1 cache);
  *   2  relaxed polls, then an acquire fence (on the H200 a fence waits
  *      for all of the work-item's outstanding memory accesses). */
-#ifndef XWG_TUNE_COLLECT
-#define XWG_TUNE_COLLECT 1
-#endif
-#if XWG_TUNE_COLLECT < 0 || XWG_TUNE_COLLECT > 2
-#error "xwg: XWG_TUNE_COLLECT must be 0, 1 or 2"
-#endif
-#if XWG__TREE_FANIN < 1
-#error "xwg: XWG__TREE_FANIN must be at least 1"
-#endif
 
 inline uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
 {
@@ -186,16 +176,8 @@ inline void xwg__collected(volatile XWG__GLOBAL_WORD *p)
 
 /* ---- The watchdog ----------------------------------------------------- */
 
-/* How many polls a wait makes between two reads of the failed flag: a
- * power of two. xwg-bench measures others (scripts/run_h200_bench.sh);
- * a larger one only delays the end of a failed barrier. */
-#ifndef XWG_TUNE_FLAG_EVERY
-#define XWG_TUNE_FLAG_EVERY 64u
-#endif
-#if (XWG_TUNE_FLAG_EVERY) == 0u || \
-    ((XWG_TUNE_FLAG_EVERY) & ((XWG_TUNE_FLAG_EVERY) - 1u)) != 0u
-#error "xwg: XWG_TUNE_FLAG_EVERY must be a power of two"
-#endif
+/* A wait reads the failed flag every XWG_TUNE_FLAG_EVERY polls
+ * (xwg_tuning.h). */
 
 /* Counts one poll of a wait. Returns 1 when the wait must end: it took
  * `bound` polls (it then marks the state failed), or another wait did.
@@ -281,8 +263,9 @@ inline uint xwg__begin_episode(xwg_self self)
     return (e & 1u) ? XWG__SENSE : 0u;
 }
 
-/* XWG_TUNE_ARRIVE_RETURN: how an arrival at the grid counter is made.
- *   1  (the default) a read-modify-write that returns the old value, as
+/* XWG_TUNE_ARRIVE_RETURN (xwg_tuning.h): how an arrival at the grid
+ * counter is made.
+ *   1  a read-modify-write that returns the old value, as
  *      grid.sync()'s atomicAdd does, so the arrival that flips the bit
  *      knows it is the last and leaves at once. In a loop of barriers the
  *      last arrival is the critical path; without this it would still
@@ -290,9 +273,6 @@ inline uint xwg__begin_episode(xwg_self self)
  *      group's polls at the counter's L2 slice (measured against 0 in
  *      docs/performance.md, tuning-h200, rows +red).
  *   0  a `red` that nothing waits for, for comparison. */
-#ifndef XWG_TUNE_ARRIVE_RETURN
-#define XWG_TUNE_ARRIVE_RETURN 1
-#endif
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 6 && \
     !XWG_TUNE_ARRIVE_RETURN
 #error "xwg: known-bad 6 needs XWG_TUNE_ARRIVE_RETURN=1 (it breaks that path)"
@@ -361,7 +341,7 @@ inline uint xwg__counter_arrive(xwg_self self)
 /* ---- Tree barrier: combining by cluster ------------------------------------
  * With thousands of groups, one counter is slow twice over: every arrival
  * and every poll is a request to the same L2 slice. Here groups arrive at
- * their cluster's word (XWG__TREE_FANIN groups each, its own line), and
+ * their cluster's word (XWG_TUNE_TREE_FANIN groups each, its own line), and
  * only the last arrival of each cluster goes on to the grid counter (the
  * counter barrier's scheme among clusters). So the grid counter sees one
  * arrival per cluster. How the others learn of the flip depends on the
@@ -380,23 +360,21 @@ inline uint xwg__counter_arrive(xwg_self self)
  * The cluster word is: top bit, flipped once per episode by a cluster
  * wake | arrivals in this episode. Either wake brings the count back to 0,
  * so a clean state after a launch is zeros below the top bits, whichever
- * wake the next launch takes. Work-item 0 only. */
-#ifndef XWG_TUNE_TREE_FLAT_MAX
-#define XWG_TUNE_TREE_FLAT_MAX 2048u
-#endif
+ * wake the next launch takes. Work-item 0 only. XWG_TUNE_TREE_FLAT_MAX and
+ * XWG_TUNE_TREE_FANIN are in xwg_tuning.h. */
 
 /* The cluster's word, and how many groups it has (the last cluster may be
  * partial). */
 inline volatile XWG__GLOBAL_WORD *xwg__cluster_word(xwg_self self)
 {
-    const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     return &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
 }
 
 inline uint xwg__cluster_count(xwg_self self)
 {
-    const uint clusters = (self.num_groups + XWG__TREE_FANIN - 1u) /
-                          XWG__TREE_FANIN;
+    const uint clusters = (self.num_groups + XWG_TUNE_TREE_FANIN - 1u) /
+                          XWG_TUNE_TREE_FANIN;
     return clusters;
 }
 
@@ -405,15 +383,15 @@ inline uint xwg__cluster_count(xwg_self self)
  * which Oclgrind's uninitialised-value checker cannot run. */
 inline uint xwg__cluster_members(xwg_self self)
 {
-    const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     const uint clusters = xwg__cluster_count(self);
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 9
     /* TEST ONLY: a partial last cluster waits for members it lacks. */
-    const uint members = XWG__TREE_FANIN;
+    const uint members = XWG_TUNE_TREE_FANIN;
 #else
     const uint members = cluster + 1u < clusters
-                             ? XWG__TREE_FANIN
-                             : self.num_groups - (clusters - 1u) * XWG__TREE_FANIN;
+                             ? XWG_TUNE_TREE_FANIN
+                             : self.num_groups - (clusters - 1u) * XWG_TUNE_TREE_FANIN;
 #endif
     return members;
 }
@@ -433,7 +411,7 @@ inline uint xwg__tree_arrive(xwg_self self, int flat)
 {
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     volatile XWG__GLOBAL_WORD *sub = xwg__cluster_word(self);
-    const uint cluster = self.group_id / XWG__TREE_FANIN;
+    const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     const uint clusters = xwg__cluster_count(self);
     const uint members = xwg__cluster_members(self);
     const uint before = xwg__begin_episode(self);

@@ -57,11 +57,6 @@
                                    by Sorensen et al. */
 #define XWG__BARRIER_COUNTER 2u /* one counter, no reset (grid.sync shape) */
 #define XWG__BARRIER_TREE 3u    /* counters per cluster of groups, then one */
-#ifndef XWG__TREE_FANIN          /* (tests set 1: clusters of one group) */
-#define XWG__TREE_FANIN 96u     /* groups per cluster of the tree barrier:
-                                   on the H200 1056 groups make 11 even
-                                   clusters (tuning-h200, +faninN) */
-#endif
 
 #define XWG__MODE_RUN 0u            /* protocol, then the kernel body */
 #define XWG__MODE_DISCOVERY_ONLY 1u /* protocol, then every group returns */

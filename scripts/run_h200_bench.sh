@@ -33,7 +33,7 @@ timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label "$label" \
 variant cl20 xf,counter,tree "" XWG_ATOMICS=cl20
 variant collect0 xf,counter,tree -DXWG_TUNE_COLLECT=0
 variant collect2 xf,counter,tree -DXWG_TUNE_COLLECT=2
-for f in 8 16 32 64 128; do variant fanin$f tree -DXWG__TREE_FANIN=${f}u; done
+for f in 8 16 32 64 128; do variant fanin$f tree -DXWG_TUNE_TREE_FANIN=${f}u; done
 # The failed flag read every 4096 polls. (The `generic` rows of
 # barrier-h200.csv, label xwg-nvidia-5bfff81, PTX instructions without
 # `.global`, came from that commit's XWG_TUNE_PTX_GENERIC, removed since:

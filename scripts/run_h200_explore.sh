@@ -52,7 +52,7 @@ variant bcast tree -DXWG_TUNE_TREE_BROADCAST=1 XWG_BARRIER=tree
 variant flatonly tree -DXWG_TUNE_TREE_FLAT_MAX=0xffffffffu XWG_BARRIER=tree
 for f in ${FANINS:-32 64 128 192}; do
   variant bcast-fanin$f tree \
-      "-DXWG_TUNE_TREE_BROADCAST=1 -DXWG__TREE_FANIN=${f}u" XWG_BARRIER=tree
+      "-DXWG_TUNE_TREE_BROADCAST=1 -DXWG_TUNE_TREE_FANIN=${f}u" XWG_BARRIER=tree
 done
 variant bcast-default counter,tree,default -DXWG_TUNE_TREE_BROADCAST=1
 variant only-repeat tree "" XWG_BARRIER=tree
@@ -64,30 +64,30 @@ if [ "$step" = protos ]; then
   # in the same zeroed buffer (--placements 1), twice each.
   for r in 1 2; do
     EXTRA="--prototypes --placements 1" variant protos$r tree \
-        "-DXWG__TREE_FANIN=96u" XWG_BARRIER=tree
+        "-DXWG_TUNE_TREE_FANIN=96u" XWG_BARRIER=tree
   done
   $bench --platform-name NVIDIA --csv "$csv" --label $label --barriers-only \
       --tag protos-default --algos tree,default --prototypes --placements 1 \
-      --build-options "-DXWG__TREE_FANIN=96u" >&2
+      --build-options "-DXWG_TUNE_TREE_FANIN=96u" >&2
 fi
 if [ "$step" = privep ]; then
   # The episode count in a private variable (xwg_self.episodes), beside
   # the prototypes: the default set and each algorithm compiled alone.
   for r in 1 2; do
     EXTRA="--prototypes" variant privep$r counter,tree,default \
-        "-DXWG__TREE_FANIN=96u"
+        "-DXWG_TUNE_TREE_FANIN=96u"
   done
-  variant privep-only tree "-DXWG__TREE_FANIN=96u" XWG_BARRIER=tree
-  variant privep-only counter "-DXWG__TREE_FANIN=96u" XWG_BARRIER=counter
+  variant privep-only tree "-DXWG_TUNE_TREE_FANIN=96u" XWG_BARRIER=tree
+  variant privep-only counter "-DXWG_TUNE_TREE_FANIN=96u" XWG_BARRIER=counter
 fi
 if [ "$step" = sweep ]; then
   # The tuning knobs again, on the private episode count.
   variant sweep-collect0 counter,tree -DXWG_TUNE_COLLECT=0
   variant sweep-collect2 counter,tree -DXWG_TUNE_COLLECT=2
   for f in 48 64 128 192; do
-    variant sweep-fanin$f tree -DXWG__TREE_FANIN=${f}u XWG_BARRIER=tree
+    variant sweep-fanin$f tree -DXWG_TUNE_TREE_FANIN=${f}u XWG_BARRIER=tree
   done
-  variant sweep-fanin96 tree -DXWG__TREE_FANIN=96u XWG_BARRIER=tree
+  variant sweep-fanin96 tree -DXWG_TUNE_TREE_FANIN=96u XWG_BARRIER=tree
   variant sweep-flag4096 counter,tree -DXWG_TUNE_FLAG_EVERY=4096u
   variant sweep-flat tree -DXWG_TUNE_TREE_FLAT_MAX=0xffffffffu XWG_BARRIER=tree
 fi

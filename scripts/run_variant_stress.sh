@@ -46,7 +46,7 @@ run() { # TAG OPTIONS [ENVIRONMENT...]
 }
 run collect0 -DXWG_TUNE_COLLECT=0
 run collect2 -DXWG_TUNE_COLLECT=2
-for f in 8 16 32 64 128; do run fanin$f -DXWG__TREE_FANIN=${f}u; done
+for f in 8 16 32 64 128; do run fanin$f -DXWG_TUNE_TREE_FANIN=${f}u; done
 run flag4096 -DXWG_TUNE_FLAG_EVERY=4096u
 run red -DXWG_TUNE_ARRIVE_RETURN=0
 run cluster -DXWG_TUNE_TREE_FLAT_MAX=0u

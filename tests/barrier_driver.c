@@ -32,7 +32,7 @@
  *                          partials read before they are published; the
  *                          split or collectives run must then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
- *                          -DXWG__TREE_FANIN=8u: its stress tests)
+ *                          -DXWG_TUNE_TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run
  *                          that discovery gave one group proves nothing)
  *          [--groups N]   (split and collectives: N groups, discovery

@@ -33,8 +33,8 @@ import sys
 import tempfile
 
 # The library, in the order program.c embeds it (CMakeLists.txt).
-SOURCES = ["xwg_state_layout.h", "xwg_atomics.cl", "xwg_discovery.cl",
-           "xwg_barrier.cl", "xwg_collectives.cl"]
+SOURCES = ["xwg_tuning.h", "xwg_state_layout.h", "xwg_atomics.cl",
+           "xwg_discovery.cl", "xwg_barrier.cl", "xwg_collectives.cl"]
 
 # A kernel that reaches every entry point, so that every function that
 # the library's kernels can call is compiled.

@@ -60,7 +60,7 @@ static const char *build_options(void)
 {
     int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG__TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
+             "-DXWG_TUNE_TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
              tree_fanin, broken,
              tree_cluster_wake ? " -DXWG_TUNE_TREE_FLAT_MAX=0u" : "");
     return broken_options;

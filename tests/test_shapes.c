@@ -11,7 +11,7 @@
  * launches skip discovery and force their group count, which is the way
  * to get exactly N groups (a group that spins holds its worker thread, so
  * N groups on at least N threads are co-resident); every test asserts the
- * count it needed. A lower fan-in (-DXWG__TREE_FANIN) makes clusters of
+ * count it needed. A lower fan-in (-DXWG_TUNE_TREE_FANIN) makes clusters of
  * 2 or 4 groups, and -DXWG_TUNE_TREE_FLAT_MAX=0u the cluster wake.
  *
  * The ids test launches more groups than can participate, through the
@@ -98,7 +98,7 @@ static void stress_shape(shape s)
                      broken());
     if (s.fanin)
         n += snprintf(options + n, sizeof options - n,
-                      " -DXWG__TREE_FANIN=%uu", s.fanin);
+                      " -DXWG_TUNE_TREE_FANIN=%uu", s.fanin);
     if (s.cluster_wake)
         snprintf(options + n, sizeof options - n,
                  " -DXWG_TUNE_TREE_FLAT_MAX=0u");

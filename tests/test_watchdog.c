@@ -70,8 +70,8 @@ typedef struct variant {
 static const variant variants[] = {
     {XWG_BARRIER_XF, NULL, "xf"},
     {XWG_BARRIER_COUNTER, NULL, "counter"},
-    {XWG_BARRIER_TREE, "-DXWG__TREE_FANIN=2u", "tree (fan-in 2, flat wake)"},
-    {XWG_BARRIER_TREE, "-DXWG__TREE_FANIN=2u -DXWG_TUNE_TREE_FLAT_MAX=0u",
+    {XWG_BARRIER_TREE, "-DXWG_TUNE_TREE_FANIN=2u", "tree (fan-in 2, flat wake)"},
+    {XWG_BARRIER_TREE, "-DXWG_TUNE_TREE_FANIN=2u -DXWG_TUNE_TREE_FLAT_MAX=0u",
      "tree (fan-in 2, cluster wake)"},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])

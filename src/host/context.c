@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Default discovery windows, per kind of device. GPUs start all resident
- * groups within microseconds of each other. CPU runtimes wake a worker
- * thread per compute unit, which can take milliseconds on a loaded
- * machine. docs/performance.md's discovery tables use these. */
-#define XWG__WINDOW_US_GPU 20u
-#define XWG__WINDOW_US_CPU 5000u
-
 int xwg__is_plain_gpu(cl_device_type type)
 {
     return (type & CL_DEVICE_TYPE_GPU) && !(type & CL_DEVICE_TYPE_CPU);
@@ -305,8 +298,8 @@ int xwg_context_create(cl_context context, cl_device_id device,
     ctx->info.barrier = options.barrier;
     ctx->info.discovery_window_us =
         options.discovery_window_us != 0 ? options.discovery_window_us
-        : xwg__is_plain_gpu(ctx->info.device_type) ? XWG__WINDOW_US_GPU
-                                               : XWG__WINDOW_US_CPU;
+        : xwg__is_plain_gpu(ctx->info.device_type) ? XWG_TUNE_WINDOW_US_GPU
+                                               : XWG_TUNE_WINDOW_US_CPU;
 
     /* Our own queues, so that discovery never waits behind user work: one
      * with profiling, to report the discovery kernel's device time, and one

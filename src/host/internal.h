@@ -8,6 +8,7 @@
 
 #include "xwg_barrier.h"
 #include "xwg_state_layout.h"
+#include "xwg_tuning.h"
 
 #include <pthread.h>
 #include <stdio.h>

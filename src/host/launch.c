@@ -52,12 +52,6 @@ struct xwg_pending {
     xwg_barrier_algo barrier;
 };
 
-/* Above this many groups per compute unit, the default barrier is the
- * tree: on the H200 one counter's cache line is then the bottleneck (every
- * arrival and every poll is a request to one L2 slice), and below it the
- * tree's extra hops cost more (docs/performance.md, barrier-h200). */
-#define XWG__TREE_ABOVE_GROUPS_PER_CU 4u
-
 static int compiled(unsigned set, xwg_barrier_algo algo)
 {
     return (set >> algo) & 1u;
@@ -74,7 +68,7 @@ static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
         compiled(set, ctx->info.barrier))
         return ctx->info.barrier;
     xwg_barrier_algo by_size =
-        groups > XWG__TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
+        groups > XWG_TUNE_TREE_ABOVE_GROUPS_PER_CU * ctx->info.compute_units
             ? XWG_BARRIER_TREE
             : XWG_BARRIER_COUNTER;
     if (compiled(set, by_size))
