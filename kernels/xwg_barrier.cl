@@ -94,21 +94,10 @@ inline void xwg_fence_system(void)
 }
 #endif
 
-/* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER, never shipped):
- * 1 a no-op barrier, 2 no work-group barriers, 3 and 4 weakened orders
- * (below), 5 the tree's flat wake without its reset of the cluster's
- * count, 6 every grid arrival taken for the last, 7 the episode count
- * not kept between barriers, 8 helpers counting episodes of their own
- * (XWG_SELF, xwg_discovery.cl), 9 the tree's last cluster taken as full
- * (its members counted as the fan-in), 10 the counter's group 0 adding
- * as if there were two groups, 11 the exit barrier without its global
- * fence. 9 and 10 change nothing on two groups: tests/test_shapes.c runs
- * more. The stress tests must fail on each (tests/CMakeLists.txt), except
- * where no device at hand reorders: the stress tests catch 3 and 4 only
- * on hardware (the H200 catches 4, not 3), so tests/check_orders.py
- * catches both in the compiled code; and 11 fails nowhere, the H200 included: its
- * work-group barrier orders global memory for the group either way
- * (results/known-bad-h200.csv, scripts/run_h200_known_bad.sh). */
+/* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER=N, never
+ * shipped): each `XWG_TEST_BROKEN_BARRIER == N` branch below breaks one
+ * thing on purpose. tests/known_bad.md is the one list of them: what each
+ * breaks, the tests that must fail on it and how. */
 
 /* ---- The orders of the barrier's synchronising accesses -------------------
  * Release where a group publishes (arrive, depart), acquire where it

@@ -50,9 +50,8 @@
  */
 
 /* ---- Known-bad collectives, for the tests (never shipped) ------------------
- * XWG_TEST_BROKEN_COLLECTIVE: 1 the split barrier's arrive does not count
- * the group's episode for the wait to wait on (xwg_barrier.cl), 2 the
- * partials read before the barrier that publishes them. */
+ * XWG_TEST_BROKEN_COLLECTIVE=N: 1 in xwg_barrier.cl, 2 below; what each
+ * breaks and the test that catches it: tests/known_bad.md. */
 
 /* ---- The combining operators ----------------------------------------------- */
 inline uint xwg__op_add_uint(uint a, uint b) { return a + b; }

@@ -207,13 +207,10 @@ inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
 
 #if defined(XWG_TEST_BROKEN_DISCOVERY)
 /* TEST ONLY: known-bad discoveries (XWG_TEST_BROKEN_DISCOVERY=N, never
- * shipped), each of which a test must catch (tests/CMakeLists.txt):
- *   1 admits every launched group and never closes: unsafe, caught by the
- *     safety tests (more participants than can be co-resident);
- *   2 closes the poll at the first join, so exactly one group takes part
- *     whatever the timing: safe, but its recall is never full, caught by
- *     the recall tests, which give a correct protocol every chance (longer
- *     windows on retry) and so can fail only for a protocol like this. */
+ * shipped; tests/known_bad.md): 1 admits every launched group and never
+ * closes (unsafe: the safety tests catch it); 2 closes the poll at the
+ * first join (safe, but recall is never full: the recall tests, which
+ * give a correct protocol every chance, catch it). */
 inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 {
     uint id = xwg__fetch_add_acq_rel(&state[XWG__W_ARRIVALS], 1u);
@@ -222,8 +219,10 @@ inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
     if (id != 0u)
         return 0xffffffffu;
     *count = 1u;
-#else
+#elif XWG_TEST_BROKEN_DISCOVERY == 1
     *count = get_num_groups(0);
+#else
+#error "xwg: XWG_TEST_BROKEN_DISCOVERY must be 1 or 2"
 #endif
     xwg__store_release(&state[XWG__W_COUNT], *count);
     return id;
