@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_h200_collectives.sh - the split barrier and the collectives on the
 # H200, run on the GPU machine through the device tool:
-#   the data checks (tests/collective_checks.c) at full occupancy for 256
+#   the data checks (tests/drivers/collective_checks.c) at full occupancy for 256
 #   and 1024 work-items, per barrier algorithm: the split barrier's stress
 #   (10^6 episodes), every collective against the host's reference
 #   (10^5 episodes of 17 collectives each), and the four misuses;

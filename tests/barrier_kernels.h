@@ -1,7 +1,7 @@
 /*
  * barrier_kernels.h - the kernels that test the global barrier, shared by
  * the Check suite (test_barrier.c) and the plain driver that runs on
- * Oclgrind and on the H200 (barrier_driver.c).
+ * Oclgrind and on the H200 (drivers/barrier_driver.c).
  */
 #ifndef XWG_BARRIER_KERNELS_H
 #define XWG_BARRIER_KERNELS_H

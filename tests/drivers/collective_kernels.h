@@ -1,6 +1,6 @@
 /*
  * collective_kernels.h - the kernels that test the split-phase barrier
- * and the collectives (tests/collective_checks.c runs them), and the
+ * and the collectives (collective_checks.c runs them), and the
  * values they combine, shared with the host's reference.
  */
 #ifndef XWG_COLLECTIVE_KERNELS_H
