@@ -1,4 +1,5 @@
-# h200_setup.sh - sourced by the scripts that run on the GPU machine: the
+# h200_setup.sh - sourced by the scripts that run on the GPU machine (an
+# NVIDIA GPU with its OpenCL driver and the CUDA toolkit, no network): the
 # vendors file that its loader needs for NVIDIA's OpenCL, the tools on the
 # PATH, and a Release build of the library, xwg-discover and the drivers in
 # /tmp/xwg-build (no tests: Check is not installed there).

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""h200_to_csv.py - turns the raw outputs of scripts/run_h200.sh (kept in
-results/raw/h200/) into results/discovery-h200.csv, with the CUDA occupancy
-calculator's answer for the same block size and shared memory as each
-row's reference.
+"""h200_to_csv.py - turns the raw outputs of scripts/run_h200.sh (the
+recorded ones are in results/raw/h200/) into a discovery CSV, with the CUDA
+occupancy calculator's answer for the same block size and shared memory as
+each row's reference. Record the CSV with results/record.py.
 
 Usage: python3 scripts/h200_to_csv.py [RAW_DIR] [OUT_CSV]
+       (defaults: results/raw/h200, build/out/discovery-h200.csv)
 """
 import csv
 import json
@@ -14,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RAW = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "results", "raw", "h200")
-OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "results", "discovery-h200.csv")
+OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "out", "discovery-h200.csv")
 
 COLUMNS = ["implementation", "device", "local_size", "local_mem", "groups_min",
            "groups_median", "groups_max", "compute_units", "time_ms",
@@ -72,6 +73,7 @@ def main():
                     "reference_source": "worker threads" if is_pocl else
                     "CUDA occupancy calculator",
                 })
+    os.makedirs(os.path.dirname(os.path.abspath(OUT)), exist_ok=True)
     with open(OUT, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()

@@ -31,7 +31,8 @@ csv=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --small) small=1 ;;
-    --csv) csv=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
+    --csv) mkdir -p "$(dirname "$2")" &&
+           csv=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
     *) echo "model_check: unknown argument $1" >&2; exit 2 ;;
   esac
   shift

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # run_apps_study.sh [build_dir] - the graph applications on the local
-# implementations, both versions, into results/study.csv (columns:
+# implementations, both versions, into $OUT/study.csv (default build/out;
+# columns:
 # implementation, device, app, graph, variant, time_ms, groups,
 # iterations, verified). PoCL with 2 worker threads; Oclgrind on an 8 x 8
 # grid and R-MAT scale 7 with its race checkers (timings there are a
 # simulator's); Mesa rusticl is refused by xwg's barrier self-test, which
 # the CSV records.
-# The file starts afresh; the H200's rows, which scripts/run_h200_apps.sh
-# records on the GPU machine into results/raw/h200/study-h200.csv, are
-# appended at the end, so that this one script rebuilds the whole study.
+# The file starts afresh. The H200's rows come from scripts/run_h200_apps.sh,
+# a run of their own. Record the file with results/record.py
+# (results/README.md, "Adding a run").
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-csv=$root/results/study.csv
+out=${OUT:-$root/build/out}
+mkdir -p "$out"
+csv=$out/study.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "implementation,device,app,graph,variant,time_ms,groups,iterations,verified" > "$csv"
@@ -41,10 +44,5 @@ echo "== rusticl (expected: refused)" >&2
 if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
     "$build/xwg-apps" --graph grid:32x32 --label rusticl >&2; then
   echo "rusticl-llvmpipe,\"llvmpipe\",all,grid32x32,refused,,,,0" >> "$csv"
-fi
-h200=$root/results/raw/h200/study-h200.csv
-if [ -f "$h200" ]; then
-  echo "== the H200's rows, as recorded: $h200" >&2
-  cat "$h200" >> "$csv"
 fi
 echo "run_apps_study: $(($(wc -l < "$csv") - 1)) rows" >&2

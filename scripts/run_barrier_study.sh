@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_barrier_study.sh [build_dir] - the barrier's stress evidence on the
-# local OpenCL implementations, into results/barrier-stress-local.csv (the same
-# columns as results/barrier-stress-h200.csv, from scripts/run_h200_barrier.sh):
+# local OpenCL implementations, into $OUT/barrier-stress-local.csv (default
+# build/out; barrier_driver's columns, as scripts/run_h200_barrier.sh's;
+# record it with results/record.py):
 #   PoCL, 2 worker threads, 1024 work-items: 10^5 checked episodes per
 #     barrier algorithm, the Jacobi stencil, the watchdog cases;
 #   Mesa rusticl: refused by default; then forced past its self-test, to
@@ -11,7 +12,9 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 driver=$build/barrier_driver
-csv=$root/results/barrier-stress-local.csv
+out=${OUT:-$root/build/out}
+mkdir -p "$out"
+csv=$out/barrier-stress-local.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"

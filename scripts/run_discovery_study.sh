@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_discovery_study.sh [build_dir] - occupancy discovery on the local
-# OpenCL implementations; writes results/discovery-local.csv afresh.
+# OpenCL implementations; writes $OUT/discovery-local.csv afresh (default
+# build/out; record it with results/record.py).
 #
 # Each implementation is chosen by pointing OCL_ICD_VENDORS at a temporary
 # folder that holds only its .icd file. Configurations:
@@ -25,7 +26,7 @@ discover=$build/xwg-discover
 }
 to_csv="$here/discovery_json_to_csv.py"
 vendors=/etc/OpenCL/vendors
-out=$root/results/discovery-local.csv
+out=${OUT:-$root/build/out}/discovery-local.csv
 
 # Per-run limits (seconds).
 T_NATIVE=${T_NATIVE:-600}

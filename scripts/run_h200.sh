@@ -4,7 +4,7 @@
 #   nvidia-*.json   xwg-discover --json on NVIDIA OpenCL, per protocol/window
 #   pocl16.json     xwg-discover on the machine's PoCL (16 cores)
 #   cuda-occupancy.csv  the CUDA occupancy calculator for the same sizes
-# scripts/h200_to_csv.py then turns them into results/discovery-h200.csv.
+# scripts/h200_to_csv.py then turns them into a CSV for results/record.py.
 set -euo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"

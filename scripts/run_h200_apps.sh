@@ -11,14 +11,15 @@
 # (scale 26: 483 s in one command on 2026-11-30). Rows are appended to
 # $OUT/study-h200.csv: the device tool gives every command an empty $OUT;
 # elsewhere, start from an empty one, or earlier rows count in the medians.
-# Then, here: put the rows in results/raw/h200/study-h200.csv (replace
-# those of the graphs run again, keep the others), and rebuild:
-#   scripts/run_apps_study.sh && python3 results/render.py
+# Then, here: record the file as a run of its own with results/record.py
+# (results/README.md, "Adding a run"), and python3 results/render.py.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
 csv="$out/study-h200.csv"
+[ -s "$csv" ] ||
+  echo "implementation,device,app,graph,variant,time_ms,groups,iterations,verified" > "$csv"
 graphs=("$@")
 [ ${#graphs[@]} -gt 0 ] ||
   graphs=(grid:256x256 grid:1024x1024 rmat:10 rmat:14 rmat:18 rmat:20 rmat:22)

@@ -20,11 +20,10 @@
 #   counter and tree barriers with their words at those places;
 #   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
 # results/render.py draws its tables and plots (results/tables.toml).
-# To record a new run, see results/README.md, "Adding a run" (its labels
-# xwg-nvidia, cuda and xwg-pocl16 become the series xwg and cuda of an
-# NVIDIA run and the series xwg of a PoCL run).
+# Labels are the series of results/barrier-h200.csv: xwg and cuda, and
+# xwg on PoCL (a run of its own); results/README.md, "Adding a run".
 set -uo pipefail
-label=xwg-nvidia
+label=xwg
 source "$(dirname "$0")/h200_bench_common.sh" || exit 1
 echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
 timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label "$label" \
@@ -55,6 +54,6 @@ nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
 if [ "${XWG_BENCH_POCL:-1}" = 1 ]; then
   echo "== xwg-bench, PoCL on the host's cores (64 work-items)" >&2
   timeout 200 $bench --platform-name Portable --local-sizes 64 --csv "$csv" \
-      --label xwg-pocl16 >&2
+      --label xwg >&2
 fi
 cat "$csv" >&2

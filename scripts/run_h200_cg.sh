@@ -28,7 +28,7 @@ if [ "$platform" != NVIDIA ]; then
     timeout 250 /tmp/xwg-build/xwg-cg --platform-name "$platform" \
         --matrix "$1" --tol "$2" --local-size "$3" \
         --timing-iters "${ITERS:-100}" --repeat 3 --csv "$csv" \
-        --label xwg-pocl16 >&2 || status=1
+        --label xwg >&2 || status=1
   done
   exit $status
 fi
@@ -43,7 +43,7 @@ for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 1024" \
   echo "== $1 at $3 (tol $2)" >&2
   timeout 200 /tmp/xwg-build/xwg-cg --platform-name NVIDIA --matrix "$1" \
       --tol "$2" --local-size "$3" --timing-iters "$iters" --repeat 3 \
-      --csv "$csv" --label xwg-nvidia >&2 || status=1
+      --csv "$csv" --label xwg >&2 || status=1
   timeout 200 /tmp/cg --matrix "$1" --tol "$2" --threads "$3" \
       --timing-iters "$iters" --label cuda >> "$csv" || status=1
 done

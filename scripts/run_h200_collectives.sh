@@ -42,7 +42,7 @@ rm -f "$bench"
 echo "== xwg-bench: barrier, split barrier, all-reduce" >&2
 timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
     --local-sizes 64,256,1024 --barriers-only --collectives \
-    --algos counter,tree,default --csv "$bench" --label xwg-nvidia >&2 ||
+    --algos counter,tree,default --csv "$bench" --label xwg >&2 ||
   status=1
 if [ -n "${VARIANT:-}" ]; then
   set -- $VARIANT
@@ -50,7 +50,7 @@ if [ -n "${VARIANT:-}" ]; then
   timeout 200 /tmp/xwg-build/xwg-bench --platform-name NVIDIA \
       --local-sizes 64,256,1024 --barriers-only --collectives \
       --algos default --build-options "$1" --tag "$2" --csv "$bench" \
-      --label xwg-nvidia >&2 || status=1
+      --label xwg >&2 || status=1
 fi
 echo "== CUDA: all-reduce and grid.sync()" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/allreduce bench/cuda/allreduce.cu &&

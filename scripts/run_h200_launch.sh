@@ -2,13 +2,13 @@
 # run_h200_launch.sh [OLD_TREE] - what a launch through xwg costs on the GPU
 # machine, beside a plain OpenCL launch and CUDA's plain and cooperative
 # launches, into $OUT/launch-h200.csv (xwg-launch-bench's columns):
-#   xwg-launch-bench at 256 work-items, twice, labels xwg-nvidia-$NAME1
+#   xwg-launch-bench at 256 work-items, twice, labels $NAME1
 #   and -2 ($NAME: default "launch");
 #   bench/cuda/launch.cu once between them, label cuda.
 # With OLD_TREE, a source tree of an earlier commit that has
 # xwg-launch-bench (for example `git archive COMMIT | tar -x -C
 # scratch/old`, passed with the device tool's carry), its benchmark too,
-# alternating with this tree's, labels xwg-nvidia-old-$NAME1 and -2, so
+# alternating with this tree's, labels old-$NAME1 and -2, so
 # that drift reaches both builds alike. Run from the repository root.
 set -uo pipefail
 old=${1:-}
@@ -33,10 +33,10 @@ bench_args=(--platform-name NVIDIA --local-size 256 --count 1000
 for i in 1 2; do
   if [ -n "$old" ]; then
     timeout 100 /tmp/xwg-old/xwg-launch-bench "${bench_args[@]}" \
-        --label "xwg-nvidia-old-$name$i" || exit 1
+        --label "old-$name$i" || exit 1
   fi
   timeout 100 /tmp/xwg-build/xwg-launch-bench "${bench_args[@]}" \
-      --label "xwg-nvidia-$name$i" || exit 1
+      --label "$name$i" || exit 1
   if [ "$i" = 1 ]; then
     timeout 100 /tmp/launch 1000 2000 >> "$csv" || exit 1
   fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run_h200_litmus.sh - xwg-litmus on the H200 (NVIDIA OpenCL), through the
 # device tool, into $OUT/litmus-h200.json; then, here:
-#   python3 scripts/litmus_json_to_csv.py nvidia-h200 results/litmus.csv \
-#       < litmus-h200.json && python3 results/render.py
+#   python3 scripts/litmus_json_to_csv.py nvidia-h200 litmus-h200.csv \
+#       < litmus-h200.json
+# and record litmus-h200.csv with results/record.py (results/README.md).
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"

@@ -2,12 +2,15 @@
 # run_litmus_study.sh [build_dir] [iterations] - xwg-litmus on the local
 # implementations (PoCL with 2 worker threads; Mesa rusticl, which the tool
 # runs although the barrier self-test refuses it for xwg_launch users),
-# into results/litmus.csv. scripts/run_h200_litmus.sh adds the H200's rows.
+# into $OUT/litmus.csv (default build/out; record it with results/record.py).
+# scripts/run_h200_litmus.sh makes the H200's, a run of their own.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 iterations=${2:-200}
-csv=$root/results/litmus.csv
+out=${OUT:-$root/build/out}
+mkdir -p "$out"
+csv=$out/litmus.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -f "$csv"

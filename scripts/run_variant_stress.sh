@@ -13,9 +13,15 @@
 #                 XWG_VARIANT_LABEL=pocl-variant POCL_MAX_PTHREAD_COUNT=2 \
 #                 scripts/run_variant_stress.sh build Portable v.csv 64
 # XWG_VARIANT_ONLY="TAG ..." runs those variants only.
-# Rows are labelled $XWG_VARIANT_LABEL-TAG (default variant-TAG); they
-# belong in results/barrier-stress-h200.csv and barrier-stress-local.csv.
+# Rows are labelled $XWG_VARIANT_LABEL-TAG (default variant-TAG); record
+# them into results/barrier-stress-h200.csv or -local.csv (results/record.py).
+# With no arguments (scripts/run variants --platform nvidia): the GPU
+# machine's build, NVIDIA, $OUT/variant-stress-h200.csv.
 set -uo pipefail
+if [ $# -eq 0 ]; then
+  source "$(dirname "$0")/h200_setup.sh" || exit 1
+  set -- /tmp/xwg-build NVIDIA "${OUT:-./h200-out}/variant-stress-h200.csv"
+fi
 build=$1 platform=$2 csv=$3 sizes=${4:-256 1024}
 episodes=${XWG_VARIANT_EPISODES:-100000} launches=${XWG_VARIANT_LAUNCHES:-10}
 status=0

@@ -14,6 +14,9 @@ and the renderer refuses data that breaks its contract.
      - a document naming a table that does not exist (exit 2)
      - a CSV value changed without rendering again   (--check: exit 1)
    and the unbroken copy must pass.
+3. results/record.py on a scratch copy: a run that replaces another is
+   recorded and renders; an existing run id and a file without the CSV's
+   columns are refused, and change nothing.
 Exits 0 if all hold, 1 otherwise, saying which did not.
 """
 import os
@@ -48,6 +51,49 @@ def edit(path, old, new):
         raise SystemExit("check_render: %r not in %s" % (old, path))
     with open(path, "w", encoding="utf-8") as f:
         f.write(text.replace(old, new, 1))
+
+
+RECORD_CHECKS = 3
+
+
+def check_record(root):
+    """results/record.py on a scratch copy: a new run replaces an old one
+    and renders; a run id that exists, and a file without a column the
+    CSV needs, are refused with nothing written."""
+    failures = []
+    d = scratch(root)
+    record = os.path.join(d, "results", "record.py")
+    tool = os.path.join(d, "tool.csv")
+    with open(tool, "w") as f:
+        f.write("label,device,variant,local_size,occupancy,groups,us\n"
+                "xwg,cpu,barrier/default,64,full,2,0.5\n")
+
+    def rec(*args):
+        return subprocess.run([sys.executable, record, "--from", tool,
+                               "--into", os.path.join(d, "results",
+                                                      "barrier-pocl.csv"),
+                               "--command", "scripts/run bench", *args],
+                              capture_output=True, text=True).returncode
+    try:
+        got = rec("--run", "new-run", "--replace", "pocl2-bench-9acc09a")
+        rendered = subprocess.run([sys.executable, os.path.join(
+            d, "results", "render.py")], capture_output=True).returncode
+        if got != 0 or rendered != 0 or run(d, "--check")[0] != 0:
+            failures.append("record.py: a replacing run did not record and "
+                            "render (%d, %d)" % (got, rendered))
+        before = open(os.path.join(d, "results", "runs.csv")).read()
+        if rec("--run", "new-run") != 2:
+            failures.append("record.py: an existing run id was accepted")
+        with open(tool, "w") as f:
+            f.write("label,device,variant\nxwg,cpu,barrier/default\n")
+        if rec("--run", "other-run") != 2:
+            failures.append("record.py: a file without the CSV's columns "
+                            "was accepted")
+        if open(os.path.join(d, "results", "runs.csv")).read() != before:
+            failures.append("record.py: a refused run changed runs.csv")
+    finally:
+        shutil.rmtree(d)
+    return failures
 
 
 def main():
@@ -93,10 +139,12 @@ def main():
                                 (what, got, err.strip(), want, message))
         finally:
             shutil.rmtree(d)
+    failures += check_record(root)
     for f in failures:
         print("check_render: FAIL: %s" % f)
+    total = len(cases) + 2 + RECORD_CHECKS
     print("check_render: %d of %d checks passed" %
-          (len(cases) + 2 - len(failures), len(cases) + 2))
+          (total - len(failures), total))
     return 1 if failures else 0
 
 
