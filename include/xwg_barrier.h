@@ -444,16 +444,16 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * needs no #include, and a "#line 1" keeps build-log line numbers equal to
  * the user's own. The chosen path's defines, -cl-kernel-arg-info and the
  * matching -cl-std are added to the caller's options (which may be NULL),
- * and -DXWG__BARRIERS=SET, the barrier algorithms the program compiles:
+ * and -DXWG_BARRIERS=SET, the barrier algorithms the program compiles:
  * the context's, where it fixes one, else the counter and the tree. The
  * code of an algorithm costs time even where it never runs (measured in
- * docs/performance.md, tuning-h200, +only, +all). A caller's own -DXWG__BARRIERS (bit a for
+ * docs/performance.md, tuning-h200, +only, +all). A caller's own -DXWG_BARRIERS (bit a for
  * xwg_barrier_algo a; a plain number, else XWG_ERROR_INVALID_ARGUMENT)
  * wins. On success *out holds the program (the caller releases it). On failure
  * *out is NULL; if log is not NULL, *log receives the whole build log
  * (caller frees it with free()) or NULL; the status is
  * XWG_ERROR_BUILD_FAILED for a compile error, XWG_ERROR_INVALID_ARGUMENT
- * for a NULL ctx, source or out (or the -DXWG__BARRIERS above). */
+ * for a NULL ctx, source or out (or the -DXWG_BARRIERS above). */
 XWG_EXPORT int xwg_program_build(xwg_context *ctx, const char *source,
                                  const char *options, cl_program *out,
                                  char **log);
@@ -473,7 +473,7 @@ XWG_EXPORT const char *xwg_kernel_library_source(void);
  * text, NUL-terminated, into buf (size bytes) and its size with the NUL
  * into *needed (needed may be NULL). buf NULL with size 0 asks for the
  * size alone. Errors: XWG_ERROR_INVALID_ARGUMENT (ctx NULL, buf NULL or
- * too small: nothing written; options defining a bad XWG__BARRIERS),
+ * too small: nothing written; options defining a bad XWG_BARRIERS),
  * XWG_ERROR_OUT_OF_HOST_MEMORY. A program built without these gets, at
  * launch, XWG_ERROR_NO_STATE_ARG with a message that says what is missing.
  *

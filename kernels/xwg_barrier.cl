@@ -563,7 +563,7 @@ inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
 
 /* ---- xwg_barrier() ------------------------------------------------------ */
 
-/* The algorithms a program compiles: bit a of XWG__BARRIERS for
+/* The algorithms a program compiles: bit a of XWG_BARRIERS for
  * xwg_barrier_algo a (xwg_program_build defines it: the context's fixed
  * one, else counter and tree, among which the default chooses); all three
  * where it is not defined. The launch's algorithm is chosen at run time
@@ -572,13 +572,13 @@ inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
  * and +all). (The counter is the
  * dispatch's last branch, so a caller's own set without it, such as xf and
  * tree, still compiles it; the library's sets never leave it out idly.) */
-#if defined(XWG__BARRIERS)
-#if (XWG__BARRIERS) == 0 || ((XWG__BARRIERS) & ~0xeu) != 0
-#error "xwg: XWG__BARRIERS must be a set of bits 1 (xf), 2 (counter), 3 (tree)"
+#if defined(XWG_BARRIERS)
+#if (XWG_BARRIERS) == 0 || ((XWG_BARRIERS) & ~0xeu) != 0
+#error "xwg: XWG_BARRIERS must be a set of bits 1 (xf), 2 (counter), 3 (tree)"
 #endif
 #define XWG__RUNS(algo, which) \
-    ((XWG__BARRIERS) == (1u << (which)) || \
-     ((((XWG__BARRIERS) >> (which)) & 1u) != 0u && (algo) == (which)))
+    ((XWG_BARRIERS) == (1u << (which)) || \
+     ((((XWG_BARRIERS) >> (which)) & 1u) != 0u && (algo) == (which)))
 #else
 #define XWG__RUNS(algo, which) ((algo) == (which))
 #endif

@@ -47,7 +47,7 @@ variant flat tree -DXWG_TUNE_TREE_FLAT_MAX=1000000u
 # Each algorithm compiled alone (the context fixes the barrier), and all
 # three compiled together (default programs compile counter and tree).
 for a in xf counter tree; do variant only $a "" XWG_BARRIER=$a; done
-variant all counter,tree,default -DXWG__BARRIERS=14u
+variant all counter,tree,default -DXWG_BARRIERS=14u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
 nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
     timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"

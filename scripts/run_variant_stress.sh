@@ -60,5 +60,5 @@ run flat -DXWG_TUNE_TREE_FLAT_MAX=1000000u
 # Each algorithm compiled alone, as on a context that fixes the barrier
 # (the driver then runs that one only).
 for a in xf counter tree; do run only-$a "" XWG_BARRIER=$a; done
-run all -DXWG__BARRIERS=14u
+run all -DXWG_BARRIERS=14u
 exit $status

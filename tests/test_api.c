@@ -456,9 +456,9 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
                    "xwg_program_source_prefix: buf is NULL");
     assert_invalid(xwg_program_options(NULL, NULL, small, sizeof small, NULL),
                    "xwg_program_options: ctx is NULL");
-    assert_invalid(xwg_program_options(env.xc, "-DXWG__BARRIERS=tree", NULL,
+    assert_invalid(xwg_program_options(env.xc, "-DXWG_BARRIERS=tree", NULL,
                                        0, &options_n),
-                   "xwg_program_options: options define XWG__BARRIERS");
+                   "xwg_program_options: options define XWG_BARRIERS");
     clReleaseKernel(k);
     clReleaseMemObject(out);
     free(prefix);
@@ -496,9 +496,9 @@ START_TEST(build_failure_returns_the_log_with_the_users_line)
     assert_invalid(xwg_program_build(env.xc, broken, NULL, NULL, &log),
                    "xwg_program_build: out is NULL");
     /* A barrier set that a launch could not read back. */
-    assert_invalid(xwg_program_build(env.xc, broken, "-DXWG__BARRIERS=tree",
+    assert_invalid(xwg_program_build(env.xc, broken, "-DXWG_BARRIERS=tree",
                                      &prog, &log),
-                   "xwg_program_build: options define XWG__BARRIERS");
+                   "xwg_program_build: options define XWG_BARRIERS");
     ck_assert_ptr_null(prog);
     ck_assert_ptr_null(log);
     /* A NULL log is allowed. */

@@ -167,7 +167,7 @@ START_TEST(stress_xf) { stress(XWG_BARRIER_XF); }
 END_TEST
 
 /* Every algorithm again, in programs built on a context that fixes it:
- * the barrier compiled alone (XWG__BARRIERS). */
+ * the barrier compiled alone (XWG_BARRIERS). */
 START_TEST(stress_specialised)
 {
     xwg_options opts;
@@ -604,16 +604,16 @@ START_TEST(default_barrier_follows_the_launch_size)
     ck_assert_int_eq(barrier_ran(&env, 4 * cus + 1, XWG_BARRIER_COUNTER),
                      XWG_BARRIER_COUNTER);
     /* ...but XF is compiled only on a context that fixes it, or where the
-     * caller's own -DXWG__BARRIERS asks for it (bits 1 to 3: all three),
+     * caller's own -DXWG_BARRIERS asks for it (bits 1 to 3: all three),
      * and a set the library cannot read back is refused at the build. */
     ck_assert_int_eq(launch_status(&env, XWG_BARRIER_XF),
                      XWG_ERROR_INVALID_ARGUMENT);
-    discover_only_options = "-D XWG__BARRIERS=14u";
+    discover_only_options = "-D XWG_BARRIERS=14u";
     ck_assert_int_eq(barrier_ran(&env, 1, XWG_BARRIER_XF), XWG_BARRIER_XF);
     discover_only_options = NULL;
     cl_program prog = NULL;
     ck_assert_int_eq(xwg_program_build(env.xc, discover_only_source,
-                                       "-DXWG__BARRIERS=(1u<<3)", &prog,
+                                       "-DXWG_BARRIERS=(1u<<3)", &prog,
                                        NULL),
                      XWG_ERROR_INVALID_ARGUMENT);
     ck_assert_ptr_null(prog);

@@ -131,14 +131,14 @@ int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
                       xwg_device_info *info);
 
 /* program.c: xwg_program_build, with the barrier algorithms narrowed to
- * the context's (-DXWG__BARRIERS) only if `specialize` is set: the
+ * the context's (-DXWG_BARRIERS) only if `specialize` is set: the
  * self-test builds without, as it runs every algorithm. */
 int xwg__program_build(xwg_context *ctx, const char *source,
                        const char *options, int specialize, cl_program *out,
                        char **log);
 /* The barrier algorithms that kernel's program compiled, as a set (bit
  * a for xwg_barrier_algo a): all three where it was built without
- * -DXWG__BARRIERS. */
+ * -DXWG_BARRIERS. */
 int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
                          unsigned *set);
 

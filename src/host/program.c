@@ -7,12 +7,12 @@
  *     #line 1
  *     <the user's source>
  * so user code needs no #include, and build-log line numbers are the
- * user's own. The options gain -DXWG__BARRIERS=<set>, the barrier
+ * user's own. The options gain -DXWG_BARRIERS=<set>, the barrier
  * algorithms the program compiles (kernels/xwg_barrier.cl): the context's,
  * where it fixes one, else counter and tree, among which the default
  * chooses. Fewer is faster: the code of the others costs time even where
  * it never runs. A launch reads the set back from the kernel's program.
- * A caller's own -DXWG__BARRIERS wins (the bench measures all three so).
+ * A caller's own -DXWG_BARRIERS wins (the bench measures all three so).
  */
 #include "internal.h"
 
@@ -52,7 +52,7 @@ static char *concat(const char *a, const char *b, const char *c,
     return s;
 }
 
-#define XWG__SET_DEFINE "XWG__BARRIERS="
+#define XWG__SET_DEFINE "XWG_BARRIERS="
 #define XWG__ALL_BARRIERS                                                     \
     (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 /* A default context's: the two that its launches choose between. */
@@ -63,7 +63,7 @@ static char *concat(const char *a, const char *b, const char *c,
  * -1 where the value is not a plain number (decimal or 0x, with an
  * optional u suffix) of a non-empty set of bits 1 to 3, else 1 and *set.
  * The last definition counts, as it does for the compiler, whether
- * written -DXWG__BARRIERS= or -D XWG__BARRIERS=. */
+ * written -DXWG_BARRIERS= or -D XWG_BARRIERS=. */
 static int parse_barrier_set(const char *options, unsigned *set)
 {
     const char *at = NULL;
@@ -165,7 +165,7 @@ static int build_options(const xwg_context *ctx, const char *fn,
     int callers = parse_barrier_set(options, &callers_set);
     if (callers < 0)
         return XWG__INVALID("%s: options define "
-                            "XWG__BARRIERS as other than a plain number, a "
+                            "XWG_BARRIERS as other than a plain number, a "
                             "set of bits 1 (xf), 2 (counter) and 3 (tree)",
                             fn);
     char barriers_option[64] = "";
