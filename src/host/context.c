@@ -372,7 +372,7 @@ void xwg_context_release(xwg_context *ctx)
     free(ctx->cache);
     xwg__kernel_facts_release(ctx);
     for (size_t i = 0; i < ctx->pool_len; i++)
-        clReleaseMemObject(ctx->pool[i].mem);
+        xwg__state_release(ctx, ctx->pool[i]);
     clReleaseMemObject(ctx->state);
     clReleaseCommandQueue(ctx->copy_queue);
     clReleaseCommandQueue(ctx->queue);

@@ -34,6 +34,14 @@ typedef struct xwg__state_buffer {
     int clean;
     /* The header words [0, XWG__W_WATCHDOG] it was last written with. */
     cl_uint header[XWG__W_WATCHDOG + 1];
+    /* Host memory the status words are read into where a launch reads
+     * them on its own queue (xwg_launch_ex, launch.c): a small buffer of
+     * CL_MEM_ALLOC_HOST_PTR, mapped once and never used by a kernel, so
+     * that its mapped pointer stays valid until the buffer is released,
+     * and the driver can copy into it without staging. NULL until first
+     * needed. */
+    cl_mem staging;
+    cl_uint *staged;
 } xwg__state_buffer;
 
 /* Idle state buffers a context keeps: each launch in flight holds one
@@ -156,6 +164,12 @@ void xwg__state_header(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
                        cl_uint watchdog_polls,
                        cl_uint header[XWG__STATE_WORDS]);
+/* The mapped host memory of buf's staging buffer (created on first use),
+ * or NULL with *err set. */
+cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
+                           int *err);
+/* Releases a state buffer and its staging buffer. */
+void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf);
 /* Reads words [first, first + count) of a state buffer on ctx->copy_queue,
  * blocking. The caller has waited for the kernel that wrote them: a read
  * that waited there would hold up every other command of that queue. */

@@ -15,11 +15,11 @@
  * each other with no event between them; on an out-of-order queue the
  * kernel waits for the write's event.
  *
- * The status: every finish (xwg_launch() and xwg_launch_ex() finish at
- * once) waits for the kernel's event and reads the status words on xwg's
- * own queue. A blocking read on the caller's queue, right behind the
- * kernel, was tried for the launches that wait at once, and cost more on
- * the H200 (docs/performance.md, launch-h200).
+ * The status: xwg_launch() and xwg_launch_ex(), which wait at once, read
+ * the status words right behind the kernel on the caller's queue, into
+ * staged host memory, and wait for that read; a launch finished later
+ * (xwg_launch_async(), then xwg_launch_finish()) waits for the kernel's
+ * event and reads them on xwg's own queue (enqueue() says why).
  */
 #include "internal.h"
 
@@ -44,6 +44,7 @@ struct xwg_pending {
     xwg__state_buffer state;
     cl_event setup;  /* the write of the state (out-of-order queues only) */
     cl_event kernel;
+    cl_event read; /* the status read on the launch's queue, if any */
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint status_first; /* the first status word read back */
@@ -88,6 +89,8 @@ cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms)
 
 static void pending_free(xwg_pending *p)
 {
+    if (p->read)
+        clReleaseEvent(p->read);
     if (p->setup)
         clReleaseEvent(p->setup);
     if (p->kernel)
@@ -156,9 +159,15 @@ static int state_ready(const xwg_pending *p)
 
 /* The commands of a launch: the write where the state buffer needs one,
  * and the kernel; p->kernel gets the kernel's event, and p->setup the
- * write's on an out-of-order queue, where the kernel waits for it. */
+ * write's on an out-of-order queue, where the kernel waits for it. A
+ * launch that is waited for at once (read_now: xwg_launch_ex) also reads
+ * its status words right behind the kernel on the same queue, into the
+ * buffer's staged host memory (p->read): one wait for both, where a read
+ * on xwg's own queue after the kernel's event is a second round trip. A
+ * launch that may be waited for later does not: that read's enqueue costs
+ * more than its wait saves (docs/performance.md, launch-status-read-h200). */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
-                   cl_uint state_arg, size_t local_size)
+                   cl_uint state_arg, size_t local_size, int read_now)
 {
     cl_command_queue_properties props = 0;
     int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
@@ -187,9 +196,19 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
     size_t global = (size_t)p->groups * local_size;
     const int after_setup = !ordered && p->setup != NULL;
     p->status_first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
-    return clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
-                                  &local_size, after_setup,
-                                  after_setup ? &p->setup : NULL, &p->kernel);
+    err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
+                                 &local_size, after_setup,
+                                 after_setup ? &p->setup : NULL, &p->kernel);
+    if (err != CL_SUCCESS || !read_now)
+        return err;
+    cl_uint *staged = xwg__state_staged(p->ctx, &p->state, &err);
+    if (staged == NULL)
+        return err;
+    const cl_uint count = XWG__STATUS_LAST - p->status_first + 1;
+    return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
+                               p->status_first * sizeof(cl_uint),
+                               count * sizeof(cl_uint), staged, ordered ? 0 : 1,
+                               ordered ? NULL : &p->kernel, &p->read);
 }
 
 /* xwg_launch_async() for public call fn (xwg_launch, xwg_launch_ex or
@@ -197,7 +216,7 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
 static int launch_async(const char *fn, xwg_context *ctx,
                         cl_command_queue queue, cl_kernel kernel,
                         size_t local_size, const xwg_launch_options *opts,
-                        xwg_pending **pending, cl_event *event)
+                        int read_now, xwg_pending **pending, cl_event *event)
 {
     if (pending != NULL)
         *pending = NULL;
@@ -263,7 +282,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups),
                              &p->state);
     if (err == XWG_SUCCESS)
-        err = enqueue(p, queue, kernel, state_arg, local_size);
+        err = enqueue(p, queue, kernel, state_arg, local_size, read_now);
     if (err != XWG_SUCCESS) {
         /* Commands already enqueued still use the buffer: wait for them
          * before it goes back to the pool. */
@@ -290,17 +309,19 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                      cl_event *event)
 {
     return launch_async("xwg_launch_async", ctx, queue, kernel, local_size,
-                        opts, pending, event);
+                        opts, 0, pending, event);
 }
 
-/* Waits for the kernel and reads its status words into status, on xwg's
- * own queue once the kernel's event has completed. A kernel that failed
- * fails the launch. */
+/* Waits for the kernel and reads its status words into status: from the
+ * staged memory once the read behind the kernel has completed, where the
+ * launch enqueued one, else on xwg's own queue once the kernel's event has
+ * completed. A kernel that failed fails the launch. */
 static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
 {
     const cl_uint first = p->status_first;
     const cl_uint count = XWG__STATUS_LAST - first + 1;
-    int kernel_err = clWaitForEvents(1, &p->kernel);
+    int kernel_err = clWaitForEvents(1, p->read != NULL ? &p->read
+                                                        : &p->kernel);
     cl_int kernel_status = CL_COMPLETE;
     if (kernel_err == CL_SUCCESS ||
         kernel_err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
@@ -312,6 +333,10 @@ static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
         return kernel_err;
     if (kernel_status < 0)
         return kernel_status; /* the kernel itself failed */
+    if (p->read != NULL) {
+        memcpy(status, p->state.staged, count * sizeof(cl_uint));
+        return CL_SUCCESS;
+    }
     return xwg__read_state(p->ctx, p->state.mem, first, count, status);
 }
 
@@ -376,7 +401,8 @@ static int launch_ex(const char *fn, xwg_context *ctx, cl_command_queue queue,
             return err;
     }
     xwg_pending *p = NULL;
-    int err = launch_async(fn, ctx, queue, kernel, local_size, opts, &p, NULL);
+    int err = launch_async(fn, ctx, queue, kernel, local_size, opts, 1, &p,
+                           NULL);
     if (err != XWG_SUCCESS)
         return err;
     return xwg_launch_finish(p, info);

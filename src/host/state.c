@@ -45,21 +45,52 @@ int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
     }
     pthread_mutex_unlock(&ctx->lock);
     int err;
+    memset(out, 0, sizeof *out);
     out->words = words;
-    out->clean = 0;
     out->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
                               words * sizeof(cl_uint), NULL, &err);
     return out->mem != NULL ? XWG_SUCCESS : err;
 }
 
+cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
+                           int *err)
+{
+    *err = CL_SUCCESS;
+    if (buf->staged != NULL)
+        return buf->staged;
+    const size_t bytes = XWG__STATE_WORDS * sizeof(cl_uint);
+    buf->staging = clCreateBuffer(ctx->cl, CL_MEM_ALLOC_HOST_PTR, bytes, NULL,
+                                  err);
+    if (buf->staging == NULL)
+        return NULL;
+    buf->staged = clEnqueueMapBuffer(ctx->copy_queue, buf->staging, CL_TRUE,
+                                     CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                     NULL, NULL, err);
+    if (buf->staged == NULL) {
+        clReleaseMemObject(buf->staging);
+        buf->staging = NULL;
+    }
+    return buf->staged;
+}
+
+void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf)
+{
+    if (buf.staging != NULL) {
+        clEnqueueUnmapMemObject(ctx->copy_queue, buf.staging, buf.staged, 0,
+                                NULL, NULL);
+        clReleaseMemObject(buf.staging);
+    }
+    if (buf.mem != NULL)
+        clReleaseMemObject(buf.mem);
+}
+
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf)
 {
     pthread_mutex_lock(&ctx->lock);
-    if (ctx->pool_len < XWG__POOL_MAX) {
+    const int kept = ctx->pool_len < XWG__POOL_MAX;
+    if (kept)
         ctx->pool[ctx->pool_len++] = buf;
-        buf.mem = NULL;
-    }
     pthread_mutex_unlock(&ctx->lock);
-    if (buf.mem != NULL)
-        clReleaseMemObject(buf.mem);
+    if (!kept)
+        xwg__state_release(ctx, buf);
 }
