@@ -28,7 +28,7 @@
  *                      11 launches per request (a launch boundary for each
  *                      barrier), chained as above.
  * The request rows give us per request; stderr also prints requests per
- * second and the three ratios that issue 19 sets targets for.
+ * second and the three ratios of docs/performance.md's launch-h200 table.
  *
  * Usage: xwg-launch-bench [--platform-name S] [--local-size 256]
  *          [--count 1000] [--requests 2000] [--csv FILE] [--label TEXT]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run_h200_sass.sh - machine code for the barrier-latency investigation
-# (issue 5): the PTX that NVIDIA's OpenCL compiler makes of xwg-bench's
+# run_h200_sass.sh - what each barrier compiles to: the PTX that NVIDIA's
+# OpenCL compiler makes of xwg-bench's
 # kernels on the ptx and cl20 paths (xwg-bench --dump-binary), turned into
 # SASS by the CUDA toolkit's ptxas and cuobjdump, and the SASS of the CUDA
 # comparator, into $OUT. The OpenCL driver's own JIT from that PTX to SASS
