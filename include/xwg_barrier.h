@@ -69,7 +69,9 @@
  *                      wait end the launch with XWG_ERROR_BARRIER_MISUSE;
  *                      the watchdog covers the wait. A last arrive that
  *                      no group waits for before the kernel returns is
- *                      harmless.
+ *                      harmless; so is an arrive of some groups only,
+ *                      none of which waits (the kernel cannot see it):
+ *                      no launch after it on the same state is wrong.
  *   Collectives: called like xwg_barrier() (every work-item of every
  *   participant, the same calls in the same order), each also a barrier,
  *   each on the cl20, ptx and cl12 paths; T is uint, int or float:

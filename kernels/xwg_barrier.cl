@@ -657,6 +657,21 @@ inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
  * call mix freely. */
 typedef uint xwg_token;
 
+/* Work-item 0 only, before a split arrive at the tree: tells the host
+ * that this launch's cluster words may keep a count, and how many there
+ * are (XWG__W_SPLIT: the kernel's own fan-in counts them), once per group
+ * and launch. Every group stores the same value. Relaxed: the host reads
+ * it after the kernel. */
+inline void xwg__split_mark(xwg_self self)
+{
+    if (self.shared[XWG__SH_SPLIT] == 0u) {
+        self.shared[XWG__SH_SPLIT] = 1u;
+        xwg__store_relaxed(&self.state[XWG__W_SPLIT],
+                           (self.num_groups + XWG_TUNE_TREE_FANIN - 1u) /
+                               XWG_TUNE_TREE_FANIN);
+    }
+}
+
 inline xwg_token xwg_barrier_arrive_of(xwg_self self)
 {
     /* B1 entry, as in xwg_barrier_of. */
@@ -670,8 +685,10 @@ inline xwg_token xwg_barrier_arrive_of(xwg_self self)
     (void)xwg__counter_arrive(self);
     return 0u;
 #else
-    if (XWG__RUNS(self.barrier_algo, XWG__BARRIER_TREE))
+    if (XWG__RUNS(self.barrier_algo, XWG__BARRIER_TREE)) {
+        xwg__split_mark(self);
         return xwg__tree_arrive(self, xwg__tree_flat(self));
+    }
     return xwg__counter_arrive(self);
 #endif
 }

@@ -35,7 +35,9 @@
 #define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
 #define XWG__SH_PENDING 5u  /* 1 between a split barrier's arrive and its
                                wait; work-item 0's alone */
-#define XWG__SH_WORDS 6u
+#define XWG__SH_SPLIT 6u    /* 1 once the group has set XWG__W_SPLIT;
+                               work-item 0's alone */
+#define XWG__SH_WORDS 7u
 
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
@@ -275,6 +277,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
         shared[XWG__SH_WATCHDOG] = bound;
         shared[XWG__SH_PENDING] = 0u;
+        shared[XWG__SH_SPLIT] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);

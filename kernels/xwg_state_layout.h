@@ -38,6 +38,13 @@
 #define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
 #define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
 #define XWG__W_MISUSE 193u       /* XWG__MISUSE_*: the rule a group broke */
+#define XWG__W_SPLIT 194u        /* the tree's clusters, once a group arrived
+                                    at its split barrier (else 0): an arrive
+                                    whose wait never came (the kernel
+                                    returned) leaves a count in its
+                                    cluster's word, so the host writes the
+                                    cluster words before the buffer serves
+                                    again (launch.c) */
 #define XWG__W_COUNTER 224u      /* counter and tree barriers: top bit flips
                                     per episode; the count is 0 at the start
                                     of every launch, the top bit either */

@@ -499,6 +499,24 @@ static const char leave_source[] =
     "        (void)xwg__counter_arrive(xwg__self);\n"
     "}\n";
 #define LEAVE_COUNT 0xffffffffu
+/* A misuse the kernel cannot see: group 0 arrives at the split barrier
+ * and returns, with no wait, while no other group arrives. Its arrival
+ * stays counted (the grid counter's count, or its tree cluster's). The
+ * kernel makes the arrival as xwg_barrier_arrive() does, without the
+ * arrive's work-group barrier: PoCL miscompiles one in a branch. */
+static const char split_leave_source[] =
+    "__kernel void split_leave(XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    if (xwg_group_id() == 0 && get_local_id(0) == 0) {\n"
+    "        if (xwg__self.barrier_algo == XWG__BARRIER_TREE) {\n"
+    "            xwg__split_mark(xwg__self);\n"
+    "            (void)xwg__tree_arrive(xwg__self, xwg__tree_flat(xwg__self));\n"
+    "        } else\n"
+    "            (void)xwg__counter_arrive(xwg__self);\n"
+    "    }\n"
+    "}\n";
+#define SPLIT_LEAVE 0xfffffffeu
 
 /* Launches that skip discovery, one after another with the same header,
  * reuse their state buffer with no write: the grid counter's top bit is
@@ -508,7 +526,9 @@ static const char leave_source[] =
  * which the host writes the buffer whole again), and, on the counter, a
  * launch that leaves a count in it (after which the host must write the
  * buffer too: a count would end the next launch's episodes one arrival
- * early); each launch's barriers must all wait for every group. */
+ * early), and a split arrive with no wait (SPLIT_LEAVE: a count in the
+ * counter, or in a tree cluster's word, which the host must write again
+ * too); each launch's barriers must all wait for every group. */
 START_TEST(launches_start_from_the_state_the_last_one_left)
 {
     test_env env;
@@ -521,6 +541,8 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
                                        NULL);
     cl_kernel leave = test_build_kernel(&env, leave_source, "leave_count",
                                         NULL);
+    cl_kernel split_leave = test_build_kernel(&env, split_leave_source,
+                                              "split_leave", NULL);
     cl_mem arrived = make_buffer(&env, most * sizeof(cl_uint));
     cl_mem wrong = make_buffer(&env, sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof arrived, &arrived);
@@ -529,7 +551,7 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
     /* barrier counts; 0 marks the failed launch, LEAVE_COUNT the launch
      * that leaves a count (counter only) */
     static const cl_uint counts[] = {1, 3, 2, 1, 0, 1, 1, 5, 1,
-                                     LEAVE_COUNT, 5, 2};
+                                     LEAVE_COUNT, 5, 2, SPLIT_LEAVE, 3, 1};
     const xwg_barrier_algo algos[] = {XWG_BARRIER_COUNTER, XWG_BARRIER_TREE};
     for (int a = 0; a < 2; a++) {
         xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
@@ -544,6 +566,13 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
                                         &info);
                 ck_assert_msg(err == XWG_ERROR_BARRIER_TIMEOUT,
                               "the misuse gave %s", xwg_status_name(err));
+                continue;
+            }
+            if (counts[i] == SPLIT_LEAVE) {
+                int err = xwg_launch_ex(env.xc, env.queue, split_leave, local,
+                                        &opts, &info);
+                ck_assert_msg(err == XWG_SUCCESS, "split_leave gave %s",
+                              xwg_status_name(err));
                 continue;
             }
             if (counts[i] == LEAVE_COUNT) {
@@ -576,6 +605,7 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
     clReleaseKernel(k);
     clReleaseKernel(fail);
     clReleaseKernel(leave);
+    clReleaseKernel(split_leave);
     clReleaseMemObject(arrived);
     clReleaseMemObject(wrong);
     test_env_close(&env);

@@ -34,6 +34,10 @@ typedef struct xwg__state_buffer {
     int clean;
     /* The header words [0, XWG__W_WATCHDOG] it was last written with. */
     cl_uint header[XWG__W_WATCHDOG + 1];
+    /* Words from the start that the next launch writes even where the
+     * buffer is clean: 0, or the cluster words' end after a launch whose
+     * tree split barrier may have left a count in them (XWG__W_SPLIT). */
+    size_t rewrite;
     /* Host memory the status words are read into where a launch reads
      * them on its own queue (xwg_launch_ex, launch.c): a small buffer of
      * CL_MEM_ALLOC_HOST_PTR, mapped once and never used by a kernel, so

@@ -29,15 +29,17 @@
 #define XWG__WATCHDOG_MS_DEFAULT 1000u
 
 /* The status words a launch reads back, in one read: the participants
- * (where the kernel ran discovery), the failed flag, the misuse word, and
+ * (where the kernel ran discovery), the failed flag, the misuse word, the
+ * split mark (the clusters whose words the next launch writes again), and
  * the grid counter, whose count must be back at 0 for the next launch to
  * start from it. */
 #define XWG__STATUS_LAST XWG__W_COUNTER
 #define XWG__STATUS_WORDS (XWG__STATUS_LAST - XWG__W_COUNT + 1)
 _Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
                    XWG__W_MISUSE == XWG__W_FAILED + 1 &&
-                   XWG__W_COUNTER > XWG__W_MISUSE,
-               "one read covers all four");
+                   XWG__W_SPLIT == XWG__W_MISUSE + 1 &&
+                   XWG__W_COUNTER > XWG__W_SPLIT,
+               "one read covers all five");
 
 struct xwg_pending {
     xwg_context *ctx;
@@ -152,7 +154,7 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
  * Oclgrind, which needs every buffer written whole. */
 static int state_ready(const xwg_pending *p)
 {
-    return p->state.clean && p->skip_discovery &&
+    return p->state.clean && p->skip_discovery && p->state.rewrite == 0 &&
            !p->ctx->full_state_writes &&
            !memcmp(p->state.header, p->header, sizeof p->state.header);
 }
@@ -179,6 +181,8 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         size_t words = p->state.clean && !p->ctx->full_state_writes
                            ? XWG__STATE_WORDS
                            : p->state.words;
+        if (words < p->state.rewrite)
+            words = p->state.rewrite;
         p->image = calloc(words, sizeof(cl_uint)); /* flags: zero */
         if (p->image == NULL)
             return XWG_ERROR_OUT_OF_HOST_MEMORY;
@@ -189,6 +193,7 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         if (err != CL_SUCCESS)
             return err;
         memcpy(p->state.header, p->header, sizeof p->state.header);
+        p->state.rewrite = 0;
     }
     err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
     if (err != CL_SUCCESS)
@@ -374,6 +379,15 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
                                 : 1u;
     p->state.clean = err == CL_SUCCESS && !failed &&
                      (counter & ~(cl_uint)XWG__SENSE) == 0u;
+    /* A tree split arrive whose wait never came (the kernel returned
+     * first: no wait times out, so nothing fails) leaves a count in its
+     * cluster's word, which the next launch would take for an arrival. */
+    const cl_uint clusters =
+        err == CL_SUCCESS ? status[XWG__W_SPLIT - p->status_first] : 0u;
+    if (clusters != 0u && clusters <= p->groups)
+        p->state.rewrite = XWG__W_FLAGS + (size_t)clusters * XWG__LINE_WORDS;
+    else if (clusters != 0u)
+        p->state.clean = 0; /* not a count the kernel could give */
     pending_free(p);
     if (bad_info != XWG_SUCCESS)
         return bad_info;
