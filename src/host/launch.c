@@ -339,6 +339,13 @@ static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
     if (kernel_status < 0)
         return kernel_status; /* the kernel itself failed */
     if (p->read != NULL) {
+        cl_int read_status = CL_COMPLETE;
+        int err = clGetEventInfo(p->read, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                 sizeof read_status, &read_status, NULL);
+        if (err != CL_SUCCESS)
+            return err;
+        if (read_status < 0)
+            return read_status; /* the read failed: no status to trust */
         memcpy(status, p->state.staged, count * sizeof(cl_uint));
         return CL_SUCCESS;
     }
