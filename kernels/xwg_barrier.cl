@@ -667,8 +667,7 @@ inline void xwg__split_mark(xwg_self self)
     if (self.shared[XWG__SH_SPLIT] == 0u) {
         self.shared[XWG__SH_SPLIT] = 1u;
         xwg__store_relaxed(&self.state[XWG__W_SPLIT],
-                           (self.num_groups + XWG_TUNE_TREE_FANIN - 1u) /
-                               XWG_TUNE_TREE_FANIN);
+                           xwg__cluster_count(self));
     }
 }
 
