@@ -65,6 +65,17 @@
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
 
+/* ---- Kernel side: the collectives ------------------------------------- */
+
+/* How the ptx path's all-reduce combines within a group
+ * (xwg_collectives.cl, "One-barrier group parts"): 1 each group part
+ * takes one work-group barrier (every warp combines the warps' results
+ * itself), 0 the general tree's three. The same bits either way.
+ * collectives-h200, variant three-barrier. */
+#ifndef XWG_TUNE_WARP_COMBINE
+#define XWG_TUNE_WARP_COMBINE 1
+#endif
+
 /* ---- Host side -------------------------------------------------------- */
 
 /* Above this many groups per compute unit a launch's default barrier is

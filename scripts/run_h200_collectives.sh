@@ -14,8 +14,8 @@
 # Environment: EPISODES (collectives' episodes per algorithm, default
 # 50000); SPLIT=0 leaves out the split barrier's stress; VARIANT="OPTIONS
 # TAG" also benchmarks a build with OPTIONS added (rows tagged TAG),
-# right after the default build, e.g. VARIANT="-DXWG_TUNE_REDUCE=0
-# publish".
+# right after the default build, e.g. VARIANT="-DXWG_TUNE_WARP_COMBINE=0
+# three-barrier".
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
