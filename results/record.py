@@ -2,9 +2,9 @@
 """Record a run: its rows into a results CSV, and its line into runs.csv.
 
 usage: python3 results/record.py --run ID --from FILE --into CSV
-           --command TEXT [--device TEXT] [--driver TEXT] [--platform NAME]
+           (--command TEXT | --more) [--device TEXT] [--driver TEXT] [--platform NAME]
            [--commit REV] [--date YYYY-MM-DD] [--note TEXT]
-           [--replace OLD_ID]
+           [--replace OLD_ID] [--more]
 
 FILE is what an experiment wrote (scripts/run EXPERIMENT --out DIR): a CSV
 in its tool's columns, whose first column is `label` (xwg-bench,
@@ -15,10 +15,13 @@ that column (a label NAMEn as series NAME and `repeat` n where CSV has
 that column too), and every other column by name; a column CSV needs and FILE
 lacks is an error. --replace OLD_ID first takes OLD_ID's rows out of CSV,
 and its line out of runs.csv once no CSV has rows of it (git history keeps
-them). --commit defaults to the checkout's HEAD, --date to today.
+them). --more adds the rows of a run that runs.csv holds already (a run
+that wrote several files) to one more CSV, which must hold none of its
+rows yet; runs.csv keeps the run's line as it is. --commit defaults to
+the checkout's HEAD, --date to today.
 
-Contract: nothing is written unless everything checks: ID is new, FILE
-has rows and the columns CSV needs. Exit 0 on success, 2 (with a message
+Contract: nothing is written unless everything checks: ID is new (with
+--more: in runs.csv, and not yet in CSV), FILE has rows and the columns CSV needs. Exit 0 on success, 2 (with a message
 naming the problem) otherwise. Then run `python3 results/render.py`.
 """
 import argparse
@@ -90,13 +93,22 @@ def record(a):
         raise RecordError("--into %s: not a CSV under results/" % a.into)
     runs_path = os.path.join(HERE, "runs.csv")
     runs_header, runs = read(runs_path)
-    if any(r["run"] == a.run for r in runs):
-        raise RecordError("--run %s: runs.csv has it already" % a.run)
+    known = any(r["run"] == a.run for r in runs)
+    if known and not a.more:
+        raise RecordError("--run %s: runs.csv has it already (--more adds "
+                          "a file of the same run)" % a.run)
+    if a.more and not known:
+        raise RecordError("--more: runs.csv has no run %s" % a.run)
+    if not a.more and not a.command:
+        raise RecordError("--command: the command that made the run is needed")
     if a.replace and not any(r["run"] == a.replace for r in runs):
         raise RecordError("--replace %s: not in runs.csv" % a.replace)
     header, kept = read(into)
     if "run" not in header:
         raise RecordError("--into %s: no run column" % a.into)
+    if a.more and any(r["run"] == a.run for r in kept):
+        raise RecordError("--more: %s holds rows of run %s already"
+                          % (a.into, a.run))
     from_header, new = read(a.source)
     if not new:
         raise RecordError("--from %s: no rows" % a.source)
@@ -108,10 +120,11 @@ def record(a):
     commit = a.commit or subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
         capture_output=True, text=True).stdout.strip()
-    runs.append({"run": a.run, "date": a.date or
-                 datetime.date.today().isoformat(), "commit": commit,
-                 "platform": a.platform, "device": a.device,
-                 "driver": a.driver, "command": a.command, "note": a.note})
+    if not a.more:
+        runs.append({"run": a.run, "date": a.date or
+                     datetime.date.today().isoformat(), "commit": commit,
+                     "platform": a.platform, "device": a.device,
+                     "driver": a.driver, "command": a.command, "note": a.note})
     write(into, header, kept + new)
     write(runs_path, runs_header or RUNS_HEADER, runs)
     print("record: %d rows of run %s into %s%s; now python3 results/render.py"
@@ -124,7 +137,7 @@ def main():
     p.add_argument("--run", required=True)
     p.add_argument("--from", dest="source", required=True)
     p.add_argument("--into", required=True)
-    p.add_argument("--command", required=True)
+    p.add_argument("--command", default="")
     p.add_argument("--device", default="")
     p.add_argument("--driver", default="")
     p.add_argument("--platform", default="")
@@ -132,6 +145,7 @@ def main():
     p.add_argument("--date", default="")
     p.add_argument("--note", default="")
     p.add_argument("--replace", default="")
+    p.add_argument("--more", action="store_true")
     try:
         record(p.parse_args())
     except (RecordError, OSError) as e:

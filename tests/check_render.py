@@ -15,8 +15,10 @@ and the renderer refuses data that breaks its contract.
      - a CSV value changed without rendering again   (--check: exit 1)
    and the unbroken copy must pass.
 3. results/record.py on a scratch copy: a run that replaces another is
-   recorded and renders; an existing run id and a file without the CSV's
-   columns are refused, and change nothing.
+   recorded and renders, and --more adds its rows to a second CSV; an
+   existing run id, --more for a CSV that holds the run or for a run
+   runs.csv lacks, and a file without the CSV's columns are refused, and
+   change nothing.
 Exits 0 if all hold, 1 otherwise, saying which did not.
 """
 import os
@@ -53,13 +55,14 @@ def edit(path, old, new):
         f.write(text.replace(old, new, 1))
 
 
-RECORD_CHECKS = 3
+RECORD_CHECKS = 6
 
 
 def check_record(root):
     """results/record.py on a scratch copy: a new run replaces an old one
-    and renders; a run id that exists, and a file without a column the
-    CSV needs, are refused with nothing written."""
+    and renders; a run id that exists, --more for a CSV that holds the
+    run or for a run runs.csv lacks, and a file without a column the CSV
+    needs, are refused with nothing written."""
     failures = []
     d = scratch(root)
     record = os.path.join(d, "results", "record.py")
@@ -68,10 +71,9 @@ def check_record(root):
         f.write("label,device,variant,local_size,occupancy,groups,us\n"
                 "xwg,cpu,barrier/default,64,full,2,0.5\n")
 
-    def rec(*args):
+    def rec(*args, into="barrier-pocl.csv"):
         return subprocess.run([sys.executable, record, "--from", tool,
-                               "--into", os.path.join(d, "results",
-                                                      "barrier-pocl.csv"),
+                               "--into", os.path.join(d, "results", into),
                                "--command", "scripts/run bench", *args],
                               capture_output=True, text=True).returncode
     try:
@@ -82,8 +84,19 @@ def check_record(root):
             failures.append("record.py: a replacing run did not record and "
                             "render (%d, %d)" % (got, rendered))
         before = open(os.path.join(d, "results", "runs.csv")).read()
+        if (rec("--run", "new-run", "--more", into="barrier-h200.csv") != 0
+                or open(os.path.join(d, "results", "runs.csv")).read()
+                != before):
+            failures.append("record.py: --more did not add a run's rows to "
+                            "a second CSV, runs.csv unchanged")
         if rec("--run", "new-run") != 2:
             failures.append("record.py: an existing run id was accepted")
+        if rec("--run", "new-run", "--more") != 2:
+            failures.append("record.py: --more added a run's rows to a CSV "
+                            "that holds them already")
+        if rec("--run", "no-such-run", "--more") != 2:
+            failures.append("record.py: --more accepted a run that runs.csv "
+                            "does not hold")
         with open(tool, "w") as f:
             f.write("label,device,variant\nxwg,cpu,barrier/default\n")
         if rec("--run", "other-run") != 2:
