@@ -250,34 +250,21 @@ XWG__DEFINE_GROUP_PART_FLOAT(add)
 XWG__DEFINE_GROUP_PART_FLOAT(min)
 XWG__DEFINE_GROUP_PART_FLOAT(max)
 
-/* ---- One-barrier group parts (ptx path) -------------------------------------
- * The all-reduce's two group parts, each with one work-group barrier where
- * the tree above has three, and the same bits (the header's order):
- *   xwg__part_to0_OP_T(s, v, count): C1, the tree over the values of
- *     work-items 0 .. count-1, to work-item 0 alone (it alone publishes);
- *     the warps' results pass through s[32 .. 63];
- *   xwg__part_all_OP_T(s, v, count): C3, the same tree to every
- *     work-item: each warp runs its run, and then every warp, not warp 0
- *     alone, runs the tree over the runs' results (s[64 .. 95]), so no
- *     barrier is needed to hand warp 0's result on.
- * Why one barrier each is enough: a call's writes to its words and the
- * previous call's reads of the same words are always separated by a
- * work-group barrier of the all-reduce: C1's words by C2's
- * xwg_barrier_of() (its B1), C3's words by the next all-reduce's C1
- * barrier. No other collective uses s[32 .. 95] (the trees use s[0 ..
- * 31]). Where the local size is not a multiple of 32 (a warp too short
- * to hold the runs' results), the tree above serves; where the scratch
- * has fewer than 96 words, or XWG_TUNE_WARP_COMBINE is 0, it serves
- * always. */
-#if defined(XWG_PATH_PTX) && XWG_TUNE_WARP_COMBINE && XWG__SCRATCH_WORDS >= 96
-inline uint xwg__warp_lane0(uint v)
-{
-    uint r;
-    asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;"
-                 : "=r"(r) : "r"(v));
-    return r;
-}
-#define XWG__DEFINE_ONE_BARRIER_PARTS(OP, T)                                   \
+/* ---- C1 with one work-group barrier (ptx path) ------------------------------
+ * xwg__part_to0_OP_T(s, v, count): the all-reduce's C1, the tree over the
+ * values of work-items 0 .. count-1 in the header's order, to work-item 0
+ * alone (it alone publishes), with one work-group barrier where the tree
+ * above has three: the warps' results pass through s[32 .. 63], which no
+ * other collective uses (the trees use s[0 .. 31]), and warp 0 combines
+ * them. One barrier is enough: a call's writes to those words and the
+ * previous call's reads of them are separated by that call's C2 barrier
+ * (xwg_barrier_of()'s B1). Where the local size is not a multiple of 32,
+ * the scratch has fewer than 64 words, or XWG_TUNE_WARP_COMBINE is 0, the
+ * tree above serves. (C3 keeps the tree: the same one-barrier form there,
+ * every warp combining the warps' results, made the CG solver slower;
+ * docs/performance.md, "Tried and left out".) */
+#if defined(XWG_PATH_PTX) && XWG_TUNE_WARP_COMBINE && XWG__SCRATCH_WORDS >= 64
+#define XWG__DEFINE_PART_TO0(OP, T)                                            \
     inline T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
@@ -298,47 +285,24 @@ inline uint xwg__warp_lane0(uint v)
             XWG__WARP_RUN(xwg__op_##OP##_##T, T)                               \
         }                                                                      \
         return as_##T(x); /* work-item 0's is the result */                    \
-    }                                                                          \
-    inline T xwg__part_all_##OP##_##T(__local uint *s, T v, uint count)       \
-    {                                                                          \
-        const uint l = (uint)get_local_id(0);                                  \
-        const uint size = (uint)get_local_size(0);                             \
-        if ((size & 31u) != 0u) /* uniform */                                  \
-            return xwg__group_tree_##OP##_##T(s, v, count);                    \
-        const uint lane = l & 31u, warp = l >> 5, lanes = 0xffffffffu;         \
-        count = min(count, (uint)(XWG__SCRATCH_WORDS));                        \
-        uint x = as_uint(v), g = l, n = count;                                 \
-        XWG__WARP_RUN(xwg__op_##OP##_##T, T)                                   \
-        if (lane == 0u)                                                        \
-            s[64u + warp] = x;                                                 \
-        barrier(CLK_LOCAL_MEM_FENCE);                                          \
-        n = (count + 31u) >> 5;                                                \
-        x = lane < n ? s[64u + lane] : 0u;                                     \
-        g = lane;                                                              \
-        XWG__WARP_RUN(xwg__op_##OP##_##T, T)                                   \
-        return as_##T(xwg__warp_lane0(x));                                     \
     }
 #else
-#define XWG__DEFINE_ONE_BARRIER_PARTS(OP, T)                                   \
+#define XWG__DEFINE_PART_TO0(OP, T)                                            \
     inline T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
-    {                                                                          \
-        return xwg__group_##OP##_##T(s, v, count);                             \
-    }                                                                          \
-    inline T xwg__part_all_##OP##_##T(__local uint *s, T v, uint count)       \
     {                                                                          \
         return xwg__group_##OP##_##T(s, v, count);                             \
     }
 #endif
 
-XWG__DEFINE_ONE_BARRIER_PARTS(add, uint)
-XWG__DEFINE_ONE_BARRIER_PARTS(min, uint)
-XWG__DEFINE_ONE_BARRIER_PARTS(max, uint)
-XWG__DEFINE_ONE_BARRIER_PARTS(add, int)
-XWG__DEFINE_ONE_BARRIER_PARTS(min, int)
-XWG__DEFINE_ONE_BARRIER_PARTS(max, int)
-XWG__DEFINE_ONE_BARRIER_PARTS(add, float)
-XWG__DEFINE_ONE_BARRIER_PARTS(min, float)
-XWG__DEFINE_ONE_BARRIER_PARTS(max, float)
+XWG__DEFINE_PART_TO0(add, uint)
+XWG__DEFINE_PART_TO0(min, uint)
+XWG__DEFINE_PART_TO0(max, uint)
+XWG__DEFINE_PART_TO0(add, int)
+XWG__DEFINE_PART_TO0(min, int)
+XWG__DEFINE_PART_TO0(max, int)
+XWG__DEFINE_PART_TO0(add, float)
+XWG__DEFINE_PART_TO0(min, float)
+XWG__DEFINE_PART_TO0(max, float)
 
 /* ---- The banks ------------------------------------------------------------- */
 
@@ -424,7 +388,7 @@ XWG__DEFINE_FOLD(max, float)
                 bank, l + size, n, size,                                       \
                 as_##T(xwg__load_relaxed(&bank[l])));                          \
         XWG__AFTER_READS(self);                                                \
-        return xwg__part_all_##OP##_##T(self.scratch, fold, min(size, n));    \
+        return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
     }
 
 XWG__DEFINE_REDUCE(add, uint)

@@ -67,11 +67,11 @@
 
 /* ---- Kernel side: the collectives ------------------------------------- */
 
-/* How the ptx path's all-reduce combines within a group
- * (xwg_collectives.cl, "One-barrier group parts"): 1 each group part
- * takes one work-group barrier (every warp combines the warps' results
- * itself), 0 the general tree's three. The same bits either way.
- * collectives-h200, variant three-barrier. */
+/* How the ptx path's all-reduce makes its group's partial
+ * (xwg_collectives.cl, "C1 with one work-group barrier"): 1 with one
+ * work-group barrier (warp 0 combines the warps' results), 0 with the
+ * general tree's three. The same bits either way. collectives-h200,
+ * column three-barrier trees, and warp-combine-cg-h200. */
 #ifndef XWG_TUNE_WARP_COMBINE
 #define XWG_TUNE_WARP_COMBINE 1
 #endif
