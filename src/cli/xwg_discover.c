@@ -94,18 +94,33 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
         json_string(info->platform_name);
         printf(", \"platform_index\": %d, \"device\": ", pi);
         json_string(info->device_name);
-        printf(", \"device_index\": %d, \"opencl_c\": ", di);
+        printf(", \"device_index\": %d, \"driver_version\": ", di);
+        json_string(info->driver_version);
+        printf(", \"device_type\": \"%s\", \"opencl_c\": ",
+               info->device_type & CL_DEVICE_TYPE_GPU ? "gpu"
+               : info->device_type & CL_DEVICE_TYPE_CPU ? "cpu"
+               : info->device_type & CL_DEVICE_TYPE_ACCELERATOR ? "accelerator"
+                                                                : "other");
         json_string(info->opencl_c_version);
+        printf(", \"opencl_c_max\": %u, \"max_work_group_size\": %zu, "
+               "\"local_mem_size\": %llu, \"atomic_memory_capabilities\": "
+               "%llu, \"atomic_fence_capabilities\": %llu",
+               info->opencl_c_max, info->max_work_group_size,
+               (unsigned long long)info->local_mem_size,
+               (unsigned long long)info->atomic_memory_capabilities,
+               (unsigned long long)info->atomic_fence_capabilities);
         printf(", \"atomics_path\": \"%s\", \"atomics_reason\": ", path);
         json_string(info->atomics_reason);
         printf(", \"compute_units\": %u, \"discovery\": \"%s\", "
                "\"barrier_self_test\": \"%s\", \"self_test_errors\": %u, "
-               "\"self_test_groups\": %u, \"self_test_detail\": ",
+               "\"self_test_groups\": %u, \"self_test_episodes\": %u, "
+               "\"self_test_detail\": ",
                info->compute_units,
                info->discovery == XWG_DISCOVERY_TICKET_LOCK ? "ticket"
                                                             : "window",
                xwg_self_test_result_name(info->self_test),
-               info->self_test_errors, info->self_test_groups);
+               info->self_test_errors, info->self_test_groups,
+               info->self_test_episodes);
         json_string(info->self_test_detail);
         printf(", \"occupancy\": [");
         for (size_t i = 0; i < n; i++)
