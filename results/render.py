@@ -31,6 +31,9 @@ Table kinds (tables.toml):
          takes `value` from the selected rows that match its `where`,
          reduced by `agg` (median unless given), times `scale`; a column
          with `ratio = [A, B]` is column A over column B of the same line.
+  A table reads `study = "FOLDER"` instead of `csv`: one row per file
+  that xwg-study wrote in results/FOLDER (study_files.py; a file that
+  breaks results/study/schema.json stops the render, naming it).
 """
 import csv
 import glob
@@ -40,6 +43,8 @@ import re
 import statistics
 import sys
 import tomllib
+
+import study_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -100,13 +105,17 @@ class Table:
     def __init__(self, spec):
         self.spec = spec
         self.name = spec["name"]
-        self.csvs = spec["csv"] if isinstance(spec["csv"], list) else [spec["csv"]]
-        rows = [r for name in self.csvs for r in read_csv(name)
-                if matches(r, spec.get("where"))]
+        if "study" in spec:
+            rows = self.study_rows(spec["study"])
+        else:
+            self.csvs = (spec["csv"] if isinstance(spec["csv"], list)
+                         else [spec["csv"]])
+            rows = [r for name in self.csvs for r in read_csv(name)
+                    if matches(r, spec.get("where"))]
+            self.runs = sorted({r["run"] for r in rows})
         if not rows:
             raise DataError("table %s: no row of %s matches %r" %
                             (self.name, ", ".join(self.csvs), spec.get("where")))
-        self.runs = sorted({r["run"] for r in rows})
         kind = spec.get("kind", "pivot")
         if kind == "list":
             self.list_table(rows)
@@ -114,6 +123,19 @@ class Table:
             self.pivot_table(rows)
         else:
             raise DataError("table %s: unknown kind %r" % (self.name, kind))
+
+    def study_rows(self, folder):
+        """The rows of a study table: one per file xwg-study wrote in
+        results/FOLDER (study_files.py checks and flattens them); each
+        file is its own run, with its command and date inside."""
+        try:
+            docs = study_files.load_folder(folder)
+        except study_files.StudyError as e:
+            raise DataError("table %s: %s" % (self.name, e))
+        self.csvs = ["%s/*.json" % folder]
+        self.runs = [d["_file"] for d in docs]
+        return [r for r in map(study_files.row, docs)
+                if matches(r, self.spec.get("where"))]
 
     def list_table(self, rows):
         fields = self.spec["fields"]
@@ -199,8 +221,9 @@ class Table:
         for line in self.cells:
             out.append("| " + " | ".join(c.replace("|", "\\|") for c in line)
                        + " |")
-        out += ["", "Table `%s`, from %s, run%s %s." % (
+        out += ["", "Table `%s`, from %s, %s%s %s." % (
             self.name, ", ".join("`results/%s`" % c for c in self.csvs),
+            "file" if "study" in self.spec else "run",
             "s" if len(self.runs) > 1 else "",
             ", ".join("`%s`" % r for r in self.runs))]
         return "\n".join(out) + "\n"

@@ -1,0 +1,137 @@
+"""The portability study's files: what xwg-study writes, checked and made
+into table rows.
+
+  load_folder(folder)  every *.json under results/FOLDER, each checked
+                       against results/study/schema.json and its verdict
+                       checked against its own figures; a file that fails
+                       raises StudyError naming the file and the problem;
+  row(doc)             one line of the study table, flat, as text.
+
+Python 3 standard library only. The schema check understands the parts of
+JSON Schema that schema.json uses: type (one or a list, "null" among
+them), required, properties, items, enum
+and minimum.
+"""
+import glob
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA_PATH = os.path.join(HERE, "study", "schema.json")
+TYPES = {"object": dict, "array": list, "string": str, "number": (int, float),
+         "integer": int}
+
+
+class StudyError(Exception):
+    pass
+
+
+def problems(value, schema, where="$"):
+    """What in VALUE breaks SCHEMA, as a list of messages."""
+    out = []
+    t = schema.get("type")
+    types = t if isinstance(t, list) else [t] if t else []
+    if types and not any(value is None if k == "null" else
+                         isinstance(value, TYPES[k]) and
+                         not isinstance(value, bool) for k in types):
+        return ["%s: not %s" % (where, " or ".join(types))]
+    if "enum" in schema and value not in schema["enum"]:
+        out.append("%s: %r is not one of %s" % (where, value, schema["enum"]))
+    if "minimum" in schema and isinstance(value, (int, float)) \
+            and value < schema["minimum"]:
+        out.append("%s: %r is below %r" % (where, value, schema["minimum"]))
+    if isinstance(value, dict):
+        for key in schema.get("required", []):
+            if key not in value:
+                out.append("%s: no %s" % (where, key))
+        for key, sub in schema.get("properties", {}).items():
+            if key in value:
+                out += problems(value[key], sub, "%s.%s" % (where, key))
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            out += problems(item, schema["items"], "%s[%d]" % (where, i))
+    return out
+
+
+def verdict_problems(doc):
+    """A file never shows a device as safe that its own figures refuse."""
+    if doc["verdict"] != "safe":
+        return []
+    out = []
+    if doc["self_test"]["verdict"] != "passed":
+        out.append("verdict safe, but the self-test %s"
+                   % doc["self_test"]["verdict"])
+    if any(r["wrong_values"] for r in doc["stress"]):
+        out.append("verdict safe, but the stress read wrong values")
+    if doc["litmus"]["weak_forbidden"]:
+        out.append("verdict safe, but the litmus tests saw forbidden outcomes")
+    return out
+
+
+def check(doc, schema=None):
+    schema = schema or json.load(open(SCHEMA_PATH))
+    found = problems(doc, schema)
+    return found or verdict_problems(doc)
+
+
+def load_folder(folder):
+    schema = json.load(open(SCHEMA_PATH))
+    paths = sorted(p for p in glob.glob(os.path.join(HERE, folder, "*.json"))
+                   if os.path.abspath(p) != SCHEMA_PATH)
+    docs = []
+    for p in paths:
+        name = os.path.relpath(p, HERE)
+        try:
+            doc = json.load(open(p))
+        except ValueError as e:
+            raise StudyError("%s: not JSON (%s)" % (name, e))
+        found = check(doc, schema)
+        if found:
+            raise StudyError("%s: %s" % (name, "; ".join(found[:3])))
+        doc["_file"] = os.path.basename(p)
+        docs.append(doc)
+    return docs
+
+
+def row(doc, size=256):
+    """The study table's line for one file, at SIZE work-items."""
+    d, t = doc["device"], doc["self_test"]
+    disc = [o for o in doc["discovery"]
+            if o["local_size"] == size and o["local_mem"] == 0]
+    bars = [b for b in doc["barrier"]
+            if b["local_size"] == size and b["us"] is not None]
+    best = min(bars, key=lambda b: b["us"]) if bars else None
+    rel = [r["us"] for r in doc["relaunch"]
+           if r["local_size"] == size and r["us"] is not None]
+    stress = doc["stress"]
+    wrong = sum(s["wrong_values"] for s in stress)
+
+    def num(v, spec):
+        return spec % v if v is not None else "-"
+    verdict = doc["verdict"]
+    if verdict == "refused":
+        verdict = "refused (%d wrong reads)" % t["wrong_reads"]
+    return {
+        "file": doc["_file"],
+        "device": d["device"],
+        "platform": "%s %s" % (d["platform"], d["driver_version"]),
+        "opencl_c": d["opencl_c"],
+        "path": doc["atomics"]["path"],
+        "self_test": "%s: %d wrong reads%s, %d groups" % (
+            t["verdict"], t["wrong_reads"],
+            " in %d episodes" % t["episodes"] if t["episodes"] else "",
+            t["groups"]),
+        "groups": num(disc[0]["groups_median"] if disc else None, "%d"),
+        "discovery_ms": num(disc[0]["time_ms"] if disc else None, "%.2f"),
+        "barrier_us": ("%.2f (%s)" % (best["us"], best["algo"])
+                       if best else "-"),
+        "relaunch_us": num(rel[0] if rel else None, "%.2f"),
+        "relaunch_per_barrier": num(rel[0] / best["us"]
+                                    if rel and best and best["us"] > 0
+                                    else None, "%.1f"),
+        "stress": ("%d of %d passed, %d wrong values" % (
+            sum(s["result"] == "pass" for s in stress), len(stress), wrong)
+                   if stress else "-"),
+        "litmus_forbidden": "%d" % doc["litmus"]["weak_forbidden"],
+        "verdict": verdict,
+    }

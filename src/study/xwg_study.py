@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""xwg-study: is xwg safe and fast on this OpenCL device? One file says.
+
+usage: xwg-study [--platform-name S] [--time-limit SECONDS] [--out FILE]
+                 [--tools DIR] [--quick]
+
+--quick runs fewer repeats, episodes and sizes (for tests); --tools names
+the folder of xwg's tools (default: beside this script, then
+../libexec/xwg, then the PATH).
+
+For the first device of the first platform whose name contains S (any
+case; default: the first platform), it runs xwg's own tools, each within
+its share of the time limit, and writes one JSON file (schema
+"xwg-study/1", results/study/schema.json) with everything the portability
+study's table needs:
+
+  device      platform, device, driver, OpenCL C, capabilities
+              (xwg-discover --json);
+  atomics     the path xwg chose, and why;
+  self_test   the barrier self-test's verdict, wrong reads, groups;
+  discovery   co-resident groups and discovery's time at 64, 256 and 1024
+              work-items, without and with the most local memory;
+  barrier     microseconds per xwg_barrier() of each algorithm at full
+              occupancy, and a plain relaunch with a 4-byte read back,
+              for comparison (xwg-bench; null where the noise of a busy
+              CPU outweighed the difference it is taken from);
+  stress      a short data-checked stress of every algorithm
+              (barrier_driver --only stress);
+  litmus      the weak outcomes seen, forbidden ones counted apart
+              (xwg-litmus --json);
+  steps       what each tool did: ok, failed (its message), timed out or
+              skipped, and its seconds.
+
+Progress goes to stderr, a summary to stdout: safe, refused or untested,
+and the barrier against a relaunch. A device that fails the self-test is
+still measured, with XWG_SELF_TEST=report forcing it, under the watchdog;
+the file says refused. The whole run ends within --time-limit (default
+300 s; a tool that runs past its share is stopped and its step marked
+timed_out), so the command never hangs.
+
+Exit status: 0 when the file was written (whatever the verdict), 1 when
+no device was found or the file could not be written, 2 for bad
+arguments. Python 3 standard library only.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEMA = "xwg-study/1"
+LOCAL_SIZES = (64, 256, 1024)
+# barrier_driver's CSV rows (it writes no header line).
+STRESS_COLUMNS = ["label", "device", "path", "test", "variant", "local_size",
+                  "groups", "episodes", "errors", "seconds", "result", "note"]
+# Each step's share of the time limit; what a step leaves unused passes to
+# the next ones.
+SHARES = (("discover", 0.25), ("bench", 0.30), ("stress", 0.25),
+          ("litmus", 0.20))
+
+
+def say(text):
+    print("xwg-study: " + text, file=sys.stderr, flush=True)
+
+
+def find_tool(name, dirs):
+    """The path of one of xwg's tools: in DIRS (the --tools folder, this
+    script's own folder, ../libexec/xwg beside it), then on the PATH."""
+    for d in dirs:
+        p = os.path.join(d, name)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return shutil.which(name)
+
+
+class Study:
+    def __init__(self, args):
+        self.args = args
+        self.start = time.monotonic()
+        here = os.path.dirname(os.path.realpath(__file__))
+        self.dirs = [d for d in (args.tools, here,
+                                 os.path.join(here, "..", "libexec", "xwg"))
+                     if d]
+        self.env = dict(os.environ)
+        self.steps = []
+        self.scratch = tempfile.mkdtemp(prefix="xwg-study-")
+
+    def left(self):
+        return self.args.time_limit - (time.monotonic() - self.start)
+
+    def budget(self, step):
+        """This step's seconds: its share of what is left, shares of the
+        steps already run taken out."""
+        names = [n for n, _ in SHARES]
+        rest = sum(s for n, s in SHARES[names.index(step):])
+        share = dict(SHARES)[step] / rest
+        return max(0.0, self.left() * share)
+
+    def run(self, step, tool, argv):
+        """Runs one tool within the step's budget. Returns its stdout, or
+        None (the step is recorded as failed, timed_out or skipped)."""
+        path = find_tool(tool, self.dirs)
+        record = {"name": step, "tool": tool, "status": "ok",
+                  "seconds": 0.0, "message": ""}
+        self.steps.append(record)
+        limit = self.budget(step)
+        if path is None:
+            record.update(status="skipped", message="%s not found" % tool)
+            say("%s: skipped (%s not found)" % (step, tool))
+            return None
+        if limit < 1.0:
+            record.update(status="skipped", message="no time left")
+            say("%s: skipped (no time left)" % step)
+            return None
+        say("%s: %s, at most %.0f s" % (step, tool, limit))
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run([path] + argv, capture_output=True, text=True,
+                               timeout=limit, env=self.env)
+        except subprocess.TimeoutExpired as e:
+            record.update(status="timed_out", seconds=round(
+                time.monotonic() - t0, 3), message="stopped after %.0f s"
+                % limit)
+            say("%s: timed out after %.0f s" % (step, limit))
+            out = e.stdout
+            return out.decode() if isinstance(out, bytes) else out
+        record["seconds"] = round(time.monotonic() - t0, 3)
+        if p.returncode != 0:
+            last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+            record.update(status="failed", message="exit %d: %s"
+                          % (p.returncode, last))
+            say("%s: failed (%s)" % (step, record["message"]))
+        return p.stdout
+
+    def csv_rows(self, name, fields=None):
+        """The rows a tool wrote to NAME in the scratch folder (FIELDS: its
+        columns, for a tool that writes no header line)."""
+        path = os.path.join(self.scratch, name)
+        if not os.path.exists(path):
+            return []
+        with open(path, newline="") as f:
+            return list(csv.DictReader(f, fieldnames=fields))
+
+
+def discover(s, platform):
+    argv = ["--json", "--repeat", "3" if s.args.quick else "5",
+            "--local-size", ",".join(map(str, LOCAL_SIZES)),
+            "--local-mem", "0,max"]
+    if platform:
+        argv += ["--platform-name", platform]
+    out = s.run("discover", "xwg-discover", argv)
+    try:
+        devices = json.loads(out or "[]")
+    except ValueError:
+        s.steps[-1].update(status="failed", message="its JSON did not parse")
+        devices = []
+    return devices[0] if devices else None
+
+
+def xwg_version(s):
+    """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"."""
+    path = find_tool("xwg-discover", s.dirs)
+    try:
+        p = subprocess.run([path, "--version"], capture_output=True,
+                           text=True, timeout=10) if path else None
+    except subprocess.TimeoutExpired:
+        p = None
+    return p.stdout.strip() if p and p.returncode == 0 else "unknown"
+
+
+def device_part(d):
+    keys = ("platform", "device", "driver_version", "device_type",
+            "opencl_c", "opencl_c_max", "compute_units",
+            "max_work_group_size", "local_mem_size",
+            "atomic_memory_capabilities", "atomic_fence_capabilities")
+    return {k: d.get(k) for k in keys}
+
+
+def self_test_part(d):
+    verdict = {"passed": "passed", "failed": "refused"}.get(
+        d.get("barrier_self_test"), "untested")
+    return {"verdict": verdict, "result": d.get("barrier_self_test"),
+            "wrong_reads": d.get("self_test_errors"),
+            "groups": d.get("self_test_groups"),
+            "episodes": d.get("self_test_episodes"),
+            "detail": d.get("self_test_detail")}
+
+
+def bench(s, platform):
+    e1, e2 = ("16", "216") if s.args.quick else ("64", "1064")
+    sizes = LOCAL_SIZES[:2] if s.args.quick else LOCAL_SIZES
+    s.run("bench", "xwg-bench", [
+        "--platform-name", platform, "--local-sizes",
+        ",".join(map(str, sizes)), "--algos", "xf,counter,tree",
+        "--e1", e1, "--e2", e2, "--csv", os.path.join(s.scratch, "bench.csv"),
+        "--label", "study"])
+    barrier, relaunch = [], []
+    for r in s.csv_rows("bench.csv"):
+        if r.get("occupancy") != "full":
+            continue
+        # A difference of two timed runs: on a busy CPU device the noise
+        # can outweigh it, even below zero. Such a figure is no
+        # measurement: null.
+        us = float(r["us"])
+        row = {"local_size": int(r["local_size"]), "groups": int(r["groups"]),
+               "us": us if us > 0 else None}
+        v = r["variant"]
+        if v.startswith("barrier/"):
+            barrier.append(dict(row, algo=v.split("/", 1)[1]))
+        elif v == "relaunch/readback":
+            relaunch.append(row)
+    return barrier, relaunch
+
+
+def stress(s, platform):
+    s.run("stress", "barrier_driver", [
+        "--platform-name", platform, "--local-size", "64", "--episodes",
+        "500" if s.args.quick else "20000", "--launches", "2", "--only",
+        "stress", "--csv", os.path.join(s.scratch, "stress.csv"),
+        "--label", "study"])
+    return [{"algo": r["variant"], "local_size": int(r["local_size"]),
+             "groups": int(r["groups"]), "episodes": int(r["episodes"]),
+             "wrong_values": int(r["errors"]), "result": r["result"]}
+            for r in s.csv_rows("stress.csv", STRESS_COLUMNS)
+            if r.get("test") == "stress"]
+
+
+def litmus(s, platform):
+    out = s.run("litmus", "xwg-litmus", [
+        "--platform-name", platform, "--json", "--local-size", "64",
+        "--iterations", "5" if s.args.quick else "50"])
+    try:
+        rows = json.loads(out or "[]")
+    except ValueError:
+        rows = []
+    forbidden = [r for r in rows if r.get("weak_is") == "forbidden"]
+    return {"variants": len(rows),
+            "weak_allowed": sum(r["weak"] for r in rows
+                                if r.get("weak_is") != "forbidden"),
+            "weak_forbidden": sum(r["weak"] for r in forbidden),
+            "forbidden_seen": sorted({"%s/%s/%s" % (r["test"], r["placement"],
+                                                    r["fence"])
+                                      for r in forbidden if r["weak"]})}
+
+
+def verdict(doc):
+    """safe: the self-test passed, and nothing run since read a wrong value
+    or a forbidden outcome; refused: the self-test failed (xwg returns
+    XWG_ERROR_UNSUPPORTED_DEVICE there), or a check since did; untested:
+    the self-test could not decide, or did not run."""
+    t = doc["self_test"]["verdict"]
+    wrong = any(r["wrong_values"] for r in doc["stress"]) or \
+        doc["litmus"].get("weak_forbidden", 0) > 0
+    if t == "refused" or (t == "passed" and wrong):
+        return "refused"
+    return "safe" if t == "passed" else "untested"
+
+
+def summary(doc):
+    d = doc["device"]
+    lines = ["%s (%s, %s): %s" % (d["device"], d["platform"],
+                                 d["driver_version"], doc["verdict"].upper())]
+    t = doc["self_test"]
+    lines.append("  self-test %s: %s" % (t["verdict"], t["detail"]))
+    if doc["verdict"] == "refused":
+        lines.append("  xwg refuses this device: xwg_context_create() "
+                     "returns XWG_ERROR_UNSUPPORTED_DEVICE")
+    relaunch = {r["local_size"]: r["us"] for r in doc["relaunch"]}
+    for size in LOCAL_SIZES:
+        rows = [r for r in doc["barrier"]
+                if r["local_size"] == size and r["us"] is not None]
+        if not rows:
+            continue
+        best = min(rows, key=lambda r: r["us"])
+        vs = ""
+        if relaunch.get(size):
+            vs = ", %.1f x faster than a relaunch with a read back (%.2f us)" \
+                % (relaunch[size] / best["us"], relaunch[size])
+        lines.append("  %4d work-items, %d groups: barrier %.2f us (%s)%s"
+                     % (size, best["groups"], best["us"], best["algo"], vs))
+    bad = [s for s in doc["steps"] if s["status"] != "ok"]
+    for s in bad:
+        lines.append("  step %s: %s %s" % (s["name"], s["status"],
+                                           s["message"]))
+    return "\n".join(lines)
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="xwg-study",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--platform-name", default="")
+    p.add_argument("--time-limit", type=float, default=300.0)
+    p.add_argument("--out", default="xwg-study.json")
+    p.add_argument("--tools", default="")
+    p.add_argument("--quick", action="store_true",
+                   help="fewer repeats and episodes (for tests)")
+    a = p.parse_args(argv)
+    if not a.time_limit > 0:
+        p.error("--time-limit must be positive")
+    return a
+
+
+def main(argv):
+    args = parse(argv)
+    s = Study(args)
+    try:
+        d = discover(s, args.platform_name)
+        if d is None:
+            say("no OpenCL device found%s" % (
+                " on a platform named like %r" % args.platform_name
+                if args.platform_name else ""))
+            return 1
+        doc = {"schema": SCHEMA,
+               "date": datetime.datetime.now(datetime.timezone.utc)
+               .strftime("%Y-%m-%dT%H:%M:%SZ"),
+               "command": " ".join(["xwg-study"] + argv),
+               "xwg_version": xwg_version(s),
+               "time_limit_s": args.time_limit,
+               "device": device_part(d),
+               "atomics": {"path": d.get("atomics_path"),
+                           "reason": d.get("atomics_reason")},
+               "self_test": self_test_part(d),
+               "discovery": [{k: o[k] for k in (
+                   "local_size", "local_mem", "groups_min", "groups_median",
+                   "groups_max", "time_ms")} for o in d.get("occupancy", [])]}
+        if doc["self_test"]["verdict"] == "refused":
+            say("the self-test failed: the rest runs forced "
+                "(XWG_SELF_TEST=report), under the watchdog")
+            s.env["XWG_SELF_TEST"] = "report"
+        platform = d["platform"]
+        doc["barrier"], doc["relaunch"] = bench(s, platform)
+        doc["stress"] = stress(s, platform)
+        doc["litmus"] = litmus(s, platform)
+        doc["steps"] = s.steps
+        doc["elapsed_s"] = round(time.monotonic() - s.start, 3)
+        doc["verdict"] = verdict(doc)
+        try:
+            with open(args.out, "w") as f:
+                json.dump(doc, f, indent=1)
+                f.write("\n")
+        except OSError as e:
+            say("cannot write %s: %s" % (args.out, e))
+            return 1
+        print(summary(doc))
+        say("wrote %s in %.0f s" % (args.out, doc["elapsed_s"]))
+        return 0
+    finally:
+        shutil.rmtree(s.scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""check_study.py ROOT BUILD - xwg-study writes what the study table needs,
+within its time limit, and never calls a refused device safe.
+
+1. BUILD/xwg-study on the first OpenCL device there is (ctest points
+   OCL_ICD_VENDORS at PoCL) with --quick and a time limit: it exits 0
+   within the limit (and a few seconds more to write), and its file
+   passes results/study/schema.json and the verdict checks of
+   results/study_files.py, and renders as a row of the study table;
+2. the time bound holds whatever the tools do: with stand-in tools
+   (--tools) whose discovery answers at once and whose other three never
+   end, the run still ends within its limit, with those steps timed out
+   and the file written;
+3. the checks can fail: a file without its stress part, and files that
+   call a device safe while its self-test refused it, its stress read
+   wrong values, or its litmus tests saw a forbidden outcome, are each
+   refused; the script's own verdict says refused for a refused
+   self-test and for wrong values, and untested for an undecided one.
+Exits 0 if all hold, 1 otherwise, saying which did not.
+"""
+import copy
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_study(study, out, limit, *extra):
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, study, "--quick", "--time-limit",
+                        str(limit), "--out", out, *extra],
+                       capture_output=True, text=True, timeout=limit + 60)
+    return p, time.monotonic() - t0
+
+
+def stand_in_tools(folder, discover_json):
+    """xwg-discover that prints DISCOVER_JSON; the other tools sleep."""
+    with open(os.path.join(folder, "discover.json"), "w") as f:
+        json.dump([discover_json], f)
+    scripts = {"xwg-discover": "cat '%s'\n" % os.path.join(folder,
+                                                          "discover.json")}
+    for tool in ("xwg-bench", "barrier_driver", "xwg-litmus"):
+        scripts[tool] = "exec sleep 1000\n"
+    for tool, body in scripts.items():
+        path = os.path.join(folder, tool)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(path, 0o755)
+
+
+def main():
+    root, build = (os.path.abspath(a) for a in sys.argv[1:3])
+    sys.path.insert(0, os.path.join(root, "results"))
+    import study_files
+    xwg_study = load(os.path.join(root, "src", "study", "xwg_study.py"),
+                     "xwg_study")
+    study = os.path.join(build, "xwg-study")
+    failures, checks = [], 0
+    work = tempfile.mkdtemp(prefix="check-study-")
+
+    # 1. A real run.
+    checks += 1
+    limit = 150
+    out = os.path.join(work, "real.json")
+    p, took = run_study(study, out, limit)
+    doc = None
+    if p.returncode != 0 or not os.path.exists(out):
+        failures.append("xwg-study exited %d: %s" % (
+            p.returncode, p.stderr.strip().splitlines()[-1:]))
+    else:
+        doc = json.load(open(out))
+        found = study_files.check(doc)
+        if found:
+            failures.append("its file breaks the schema: %s" % found[:3])
+        elif took > limit + 15:
+            failures.append("it took %.0f s, over its limit of %d s"
+                            % (took, limit))
+        else:
+            doc["_file"] = "real.json"
+            row = study_files.row(doc)
+            if row["device"] != doc["device"]["device"] or \
+                    not doc["discovery"]:
+                failures.append("its file makes no table row: %s" % row)
+            print("check_study: %s, %s, in %.0f s" % (
+                row["device"], row["verdict"], took))
+
+    # 2. The time bound, with tools that never end.
+    checks += 1
+    if doc is not None:
+        tools = os.path.join(work, "tools")
+        os.mkdir(tools)
+        discovered = {k: doc["device"][k] for k in doc["device"]}
+        discovered.update(
+            atomics_path=doc["atomics"]["path"],
+            atomics_reason=doc["atomics"]["reason"],
+            barrier_self_test=doc["self_test"]["result"],
+            self_test_errors=doc["self_test"]["wrong_reads"],
+            self_test_groups=doc["self_test"]["groups"],
+            self_test_episodes=doc["self_test"]["episodes"],
+            self_test_detail=doc["self_test"]["detail"],
+            occupancy=doc["discovery"])
+        stand_in_tools(tools, discovered)
+        out = os.path.join(work, "bounded.json")
+        p, took = run_study(study, out, 12, "--tools", tools)
+        steps = ({s["name"]: s["status"] for s in json.load(open(out))["steps"]}
+                 if p.returncode == 0 and os.path.exists(out) else {})
+        if p.returncode != 0 or took > 12 + 10:
+            failures.append("with tools that never end, xwg-study exited %d "
+                            "after %.0f s (limit 12 s)" % (p.returncode, took))
+        elif any(steps.get(s) != "timed_out"
+                 for s in ("bench", "stress", "litmus")):
+            failures.append("with tools that never end, the steps read %s"
+                            % steps)
+    else:
+        failures.append("the time bound: not checked (no real file)")
+
+    # 3. The checks fail where they must.
+    if doc is not None:
+        bad = []
+        b = copy.deepcopy(doc)
+        del b["stress"]
+        bad.append(("a file without its stress part", b))
+        b = copy.deepcopy(doc)
+        b["self_test"]["verdict"], b["verdict"] = "refused", "safe"
+        bad.append(("safe with a refused self-test", b))
+        b = copy.deepcopy(doc)
+        b["self_test"]["verdict"], b["verdict"] = "passed", "safe"
+        b["stress"] = [{"algo": "tree", "local_size": 64, "groups": 2,
+                        "episodes": 10, "wrong_values": 3, "result": "fail"}]
+        bad.append(("safe with wrong values in the stress", b))
+        b = copy.deepcopy(doc)
+        b["self_test"]["verdict"], b["verdict"] = "passed", "safe"
+        b["litmus"]["weak_forbidden"] = 1
+        bad.append(("safe with a forbidden litmus outcome", b))
+        for what, b in bad:
+            checks += 1
+            if not study_files.check(b):
+                failures.append("study_files.check accepted %s" % what)
+        for self_test, wrong, want in (("refused", 0, "refused"),
+                                       ("passed", 5, "refused"),
+                                       ("untested", 0, "untested"),
+                                       ("passed", 0, "safe")):
+            checks += 1
+            b = copy.deepcopy(doc)
+            b["self_test"]["verdict"] = self_test
+            b["stress"] = [{"algo": "xf", "local_size": 64, "groups": 2,
+                            "episodes": 10, "wrong_values": wrong,
+                            "result": "fail" if wrong else "pass"}]
+            b["litmus"]["weak_forbidden"] = 0
+            got = xwg_study.verdict(b)
+            if got != want:
+                failures.append("verdict with a %s self-test and %d wrong "
+                                "values: %s, not %s" % (self_test, wrong,
+                                                        got, want))
+    for f in failures:
+        print("check_study: FAIL: %s" % f)
+    print("check_study: %d of %d checks passed" % (checks - len(failures),
+                                                     checks))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
