@@ -2,11 +2,14 @@
 """xwg-study: is xwg safe and fast on this OpenCL device? One file says.
 
 usage: xwg-study [--platform-name S] [--time-limit SECONDS] [--out FILE]
-                 [--tools DIR] [--quick]
+                 [--tools DIR] [--runner CMD] [--quick]
 
 --quick runs fewer repeats, episodes and sizes (for tests); --tools names
 the folder of xwg's tools (default: beside this script, then
-../libexec/xwg, then the PATH).
+../libexec/xwg, then the PATH); --runner runs each tool through CMD,
+split at spaces, for an implementation that is a wrapper rather than an
+ICD: `--runner oclgrind` (Oclgrind), `--runner "bash .zink/run.sh"`
+(rusticl on Zink through its bundle).
 
 For the first device of the first platform whose name contains S (any
 case; default: the first platform), it runs xwg's own tools, each within
@@ -48,6 +51,7 @@ import datetime
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -119,23 +123,28 @@ class Study:
             return None
         say("%s: %s, at most %.0f s" % (step, tool, limit))
         t0 = time.monotonic()
+        # In a session of its own, so that a timeout stops the tool and
+        # anything a runner started for it, not only the first process.
+        p = subprocess.Popen(self.args.runner.split() + [path] + argv,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=self.env, start_new_session=True)
         try:
-            p = subprocess.run([path] + argv, capture_output=True, text=True,
-                               timeout=limit, env=self.env)
-        except subprocess.TimeoutExpired as e:
+            stdout, stderr = p.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            stdout, _ = p.communicate()
             record.update(status="timed_out", seconds=round(
                 time.monotonic() - t0, 3), message="stopped after %.0f s"
                 % limit)
             say("%s: timed out after %.0f s" % (step, limit))
-            out = e.stdout
-            return out.decode() if isinstance(out, bytes) else out
+            return stdout
         record["seconds"] = round(time.monotonic() - t0, 3)
         if p.returncode != 0:
-            last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
+            last = (stderr.strip().splitlines() or ["(no message)"])[-1]
             record.update(status="failed", message="exit %d: %s"
                           % (p.returncode, last))
             say("%s: failed (%s)" % (step, record["message"]))
-        return p.stdout
+        return stdout
 
     def csv_rows(self, name, fields=None):
         """The rows a tool wrote to NAME in the scratch folder (FIELDS: its
@@ -166,8 +175,9 @@ def xwg_version(s):
     """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"."""
     path = find_tool("xwg-discover", s.dirs)
     try:
-        p = subprocess.run([path, "--version"], capture_output=True,
-                           text=True, timeout=10) if path else None
+        p = subprocess.run(s.args.runner.split() + [path, "--version"],
+                           capture_output=True, text=True,
+                           timeout=30) if path else None
     except subprocess.TimeoutExpired:
         p = None
     return p.stdout.strip() if p and p.returncode == 0 else "unknown"
@@ -297,6 +307,7 @@ def parse(argv):
     p.add_argument("--time-limit", type=float, default=300.0)
     p.add_argument("--out", default="xwg-study.json")
     p.add_argument("--tools", default="")
+    p.add_argument("--runner", default="")
     p.add_argument("--quick", action="store_true",
                    help="fewer repeats and episodes (for tests)")
     a = p.parse_args(argv)
