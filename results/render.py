@@ -33,7 +33,9 @@ Table kinds (tables.toml):
          with `ratio = [A, B]` is column A over column B of the same line.
   A table reads `study = "FOLDER"` instead of `csv`: one row per file
   that xwg-study wrote in results/FOLDER (study_files.py; a file that
-  breaks results/study/schema.json stops the render, naming it).
+  breaks results/study/schema.json stops the render, naming it); one
+  that reads `not_run = "FILE"` lists the implementations of that TOML
+  file, each marked not run (study_files.not_run).
 """
 import csv
 import glob
@@ -107,6 +109,12 @@ class Table:
         self.name = spec["name"]
         if "study" in spec:
             rows = self.study_rows(spec["study"])
+        elif "not_run" in spec:
+            try:
+                rows = study_files.not_run(spec["not_run"])
+            except study_files.StudyError as e:
+                raise DataError("table %s: %s" % (self.name, e))
+            self.csvs, self.runs = [spec["not_run"]], ["public sources"]
         else:
             self.csvs = (spec["csv"] if isinstance(spec["csv"], list)
                          else [spec["csv"]])
@@ -223,7 +231,8 @@ class Table:
                        + " |")
         out += ["", "Table `%s`, from %s, %s%s %s." % (
             self.name, ", ".join("`results/%s`" % c for c in self.csvs),
-            "file" if "study" in self.spec else "run",
+            "file" if "study" in self.spec else
+            "source" if "not_run" in self.spec else "run",
             "s" if len(self.runs) > 1 else "",
             ", ".join("`%s`" % r for r in self.runs))]
         return "\n".join(out) + "\n"

@@ -5,7 +5,11 @@ into table rows.
                        against results/study/schema.json and its verdict
                        checked against its own figures; a file that fails
                        raises StudyError naming the file and the problem;
-  row(doc)             one line of the study table, flat, as text.
+  row(doc)             one line of the study table, flat, as text;
+  not_run(path)        the rows of results/PATH, a TOML list of the
+                       implementations that cannot be reached here
+                       ([[vendor]]: what public sources say each promises),
+                       each marked not run, its sources as numbered links.
 
 Python 3 standard library only. The schema check understands the parts of
 JSON Schema that schema.json uses: type (one or a list, "null" among
@@ -15,6 +19,7 @@ and minimum.
 import glob
 import json
 import os
+import tomllib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA_PATH = os.path.join(HERE, "study", "schema.json")
@@ -135,3 +140,26 @@ def row(doc, size=256):
         "litmus_forbidden": "%d" % doc["litmus"]["weak_forbidden"],
         "verdict": verdict,
     }
+
+
+NOT_RUN_KEYS = ("name", "implementation", "opencl", "opencl_c", "atomics",
+                "concurrent_dispatch", "sources")
+
+
+def not_run(path):
+    try:
+        with open(os.path.join(HERE, path), "rb") as f:
+            vendors = tomllib.load(f).get("vendor", [])
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise StudyError("%s: %s" % (path, e))
+    rows = []
+    for i, v in enumerate(vendors, 1):
+        missing = [k for k in NOT_RUN_KEYS if not v.get(k)]
+        if missing:
+            raise StudyError("%s: vendor %d has no %s" % (path, i,
+                                                         ", ".join(missing)))
+        rows.append(dict({k: v[k] for k in NOT_RUN_KEYS[:-1]},
+                         sources=" ".join("[%d](%s)" % (j, u) for j, u in
+                                          enumerate(v["sources"], 1)),
+                         notes=v.get("notes", ""), verdict="not run"))
+    return rows

@@ -15,7 +15,9 @@ within its time limit, and never calls a refused device safe.
    call a device safe while its self-test refused it, its stress read
    wrong values, or its litmus tests saw a forbidden outcome, are each
    refused; the script's own verdict says refused for a refused
-   self-test and for wrong values, and untested for an undecided one.
+   self-test and for wrong values, and untested for an undecided one;
+4. results/study/not-run.toml gives every unreachable vendor its facts
+   and sources, and a vendor without them is refused.
 Exits 0 if all hold, 1 otherwise, saying which did not.
 """
 import copy
@@ -162,6 +164,23 @@ def main():
                 failures.append("verdict with a %s self-test and %d wrong "
                                 "values: %s, not %s" % (self_test, wrong,
                                                         got, want))
+    # 4. The rows of the implementations not run: complete, or refused.
+    checks += 1
+    try:
+        if len(study_files.not_run("study/not-run.toml")) < 5:
+            failures.append("study/not-run.toml has fewer than 5 vendors")
+    except study_files.StudyError as e:
+        failures.append("study/not-run.toml: %s" % e)
+    checks += 1
+    partial = os.path.join(work, "partial.toml")
+    with open(partial, "w") as f:
+        f.write('[[vendor]]\nname = "X"\nimplementation = "Y"\n')
+    try:
+        study_files.not_run(partial)
+        failures.append("not_run accepted a vendor without its facts")
+    except study_files.StudyError:
+        pass
+
     for f in failures:
         print("check_study: FAIL: %s" % f)
     print("check_study: %d of %d checks passed" % (checks - len(failures),
