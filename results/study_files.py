@@ -115,7 +115,8 @@ def row(doc, size=256):
         return spec % v if v is not None else "-"
     verdict = doc["verdict"]
     if verdict == "refused":
-        verdict = "refused (%d wrong reads)" % t["wrong_reads"]
+        verdict = "refused (%s)" % ("%d wrong reads" % t["wrong_reads"]
+                                    if t["wrong_reads"] else t["detail"])
     return {
         "file": doc["_file"],
         "device": d["device"],
