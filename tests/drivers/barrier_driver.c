@@ -162,7 +162,10 @@ static void run_stress(driver *d, xwg_barrier_algo algo)
     clSetKernelArg(k, 2, sizeof episodes, &episodes);
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
     int err = xwg_discover(d->xc, k, d->local, &occ);
-    cl_mem data = buffer(d, (size_t)occ.groups * d->local * sizeof(cl_uint));
+    /* At least one group's worth: where discovery failed (no groups), the
+     * row then reports its status instead of a buffer of 0 bytes. */
+    size_t groups = occ.groups > 0 ? occ.groups : 1;
+    cl_mem data = buffer(d, groups * d->local * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof data, &data);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
