@@ -257,8 +257,8 @@ XWG__DEFINE_GROUP_PART_FLOAT(max)
  * above has three: the warps' results pass through s[32 .. 63], which no
  * other collective uses (the trees use s[0 .. 31]), and warp 0 combines
  * them. One barrier is enough: a call's writes to those words and the
- * previous call's reads of them are separated by that call's C2 barrier
- * (xwg_barrier_of()'s B1). Where the local size is not a multiple of 32,
+ * previous call's reads of them are separated by the previous call's C2
+ * barrier (xwg_barrier_of()'s B1). Where the local size is not a multiple of 32,
  * the scratch has fewer than 64 words, or XWG_TUNE_WARP_COMBINE is 0, the
  * tree above serves. (C3 keeps the tree: the same one-barrier form there,
  * every warp combining the warps' results, made the CG solver slower;

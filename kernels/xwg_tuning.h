@@ -71,7 +71,7 @@
  * (xwg_collectives.cl, "C1 with one work-group barrier"): 1 with one
  * work-group barrier (warp 0 combines the warps' results), 0 with the
  * general tree's three. The same bits either way. collectives-h200,
- * column three-barrier trees, and warp-combine-cg-h200. */
+ * column "all-reduce, three-barrier C1", and warp-combine-cg-h200. */
 #ifndef XWG_TUNE_WARP_COMBINE
 #define XWG_TUNE_WARP_COMBINE 1
 #endif

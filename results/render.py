@@ -141,9 +141,10 @@ class Table:
         except study_files.StudyError as e:
             raise DataError("table %s: %s" % (self.name, e))
         self.csvs = ["%s/*.json" % folder]
-        self.runs = [d["_file"] for d in docs]
-        return [r for r in map(study_files.row, docs)
+        rows = [r for r in map(study_files.row, docs)
                 if matches(r, self.spec.get("where"))]
+        self.runs = [r["file"] for r in rows]
+        return rows
 
     def list_table(self, rows):
         fields = self.spec["fields"]

@@ -2,8 +2,9 @@
 into table rows.
 
   load_folder(folder)  every *.json under results/FOLDER, each checked
-                       against results/study/schema.json and its verdict
-                       checked against its own figures; a file that fails
+                       against results/study/schema.json and its verdicts
+                       recomputed from its own figures by xwg-study's
+                       rules (src/study/xwg_study.py); a file that fails
                        raises StudyError naming the file and the problem;
   row(doc)             one line of the study table, flat, as text;
   not_run(path)        the rows of results/PATH, a TOML list of the
@@ -17,6 +18,7 @@ them), required, properties, items, enum
 and minimum.
 """
 import glob
+import importlib.util
 import json
 import os
 import tomllib
@@ -58,18 +60,31 @@ def problems(value, schema, where="$"):
     return out
 
 
+def study_command():
+    """src/study/xwg_study.py as a module: its verdict rules are the ones
+    a file is checked against, so that they live in one place."""
+    path = os.path.join(os.path.dirname(HERE), "src", "study", "xwg_study.py")
+    spec = importlib.util.spec_from_file_location("xwg_study", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def verdict_problems(doc):
-    """A file never shows a device as safe that its own figures refuse."""
-    if doc["verdict"] != "safe":
-        return []
+    """A file's verdicts are what its own figures give: a file can never
+    call a device safe, or its self-test passed, against them."""
+    rules = study_command()
     out = []
-    if doc["self_test"]["verdict"] != "passed":
-        out.append("verdict safe, but the self-test %s"
-                   % doc["self_test"]["verdict"])
-    if any(r["wrong_values"] for r in doc["stress"]):
-        out.append("verdict safe, but the stress read wrong values")
-    if doc["litmus"]["weak_forbidden"]:
-        out.append("verdict safe, but the litmus tests saw forbidden outcomes")
+    t = doc["self_test"]
+    want = rules.self_test_verdict(t["result"], t["wrong_reads"])
+    if t["verdict"] != want:
+        out.append("self-test verdict %s, but its result %r and %d wrong "
+                   "reads make it %s" % (t["verdict"], t["result"],
+                                         t["wrong_reads"], want))
+    want = rules.verdict(doc)
+    if doc["verdict"] != want:
+        out.append("verdict %s, but the file's figures make it %s"
+                   % (doc["verdict"], want))
     return out
 
 
@@ -156,6 +171,9 @@ def not_run(path):
     rows = []
     for i, v in enumerate(vendors, 1):
         missing = [k for k in NOT_RUN_KEYS if not v.get(k)]
+        if not missing and not (isinstance(v["sources"], list) and all(
+                isinstance(u, str) for u in v["sources"])):
+            missing = ["sources as a list of addresses"]
         if missing:
             raise StudyError("%s: vendor %d has no %s" % (path, i,
                                                          ", ".join(missing)))

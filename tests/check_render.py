@@ -37,8 +37,11 @@ def run(root, *args):
 
 
 def scratch(root):
-    """A copy of ROOT's results/, README.md and docs/ in a new folder."""
+    """A copy of ROOT's results/, README.md, docs/ and src/study/ (whose
+    xwg-study rules check the study's files) in a new folder."""
     d = tempfile.mkdtemp(prefix="xwg-render-")
+    shutil.copytree(os.path.join(root, "src", "study"),
+                    os.path.join(d, "src", "study"))
     shutil.copytree(os.path.join(root, "results"), os.path.join(d, "results"),
                     ignore=shutil.ignore_patterns("plots", "raw"))
     shutil.copytree(os.path.join(root, "docs"), os.path.join(d, "docs"))

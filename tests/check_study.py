@@ -14,8 +14,11 @@ within its time limit, and never calls a refused device safe.
 3. the checks can fail: a file without its stress part, and files that
    call a device safe while its self-test refused it, its stress read
    wrong values, or its litmus tests saw a forbidden outcome, are each
-   refused; the script's own verdict says refused for a refused
-   self-test and for wrong values, and untested for an undecided one;
+   refused, as is a failed self-test called passed; the script's own
+   verdict says refused for a refused self-test and for wrong values,
+   untested for an undecided self-test, a stress that never ran and a
+   stress run that failed without a wrong value (a hang), and safe only
+   with every stress run passed;
 4. results/study/not-run.toml gives every unreachable vendor its facts
    and sources, and a vendor without them is refused.
 Exits 0 if all hold, 1 otherwise, saying which did not.
@@ -38,11 +41,25 @@ def load(path, name):
 
 
 def run_study(study, out, limit, *extra):
+    """xwg-study's completed process and its seconds. Past its limit and a
+    minute, it gets a SIGTERM (which stops its tools too), then a kill;
+    the returncode then says so."""
     t0 = time.monotonic()
-    p = subprocess.run([sys.executable, study, "--quick", "--time-limit",
-                        str(limit), "--out", out, *extra],
-                       capture_output=True, text=True, timeout=limit + 60)
-    return p, time.monotonic() - t0
+    p = subprocess.Popen([sys.executable, study, "--quick", "--time-limit",
+                          str(limit), "--out", out, *extra],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        stdout, stderr = p.communicate(timeout=limit + 60)
+    except subprocess.TimeoutExpired:
+        p.terminate()
+        try:
+            stdout, stderr = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            stdout, stderr = p.communicate()
+    return (subprocess.CompletedProcess(p.args, p.returncode, stdout, stderr),
+            time.monotonic() - t0)
 
 
 def stand_in_tools(folder, discover_json):
@@ -148,22 +165,36 @@ def main():
             checks += 1
             if not study_files.check(b):
                 failures.append("study_files.check accepted %s" % what)
-        for self_test, wrong, want in (("refused", 0, "refused"),
-                                       ("passed", 5, "refused"),
-                                       ("untested", 0, "untested"),
-                                       ("passed", 0, "safe")):
+        b = copy.deepcopy(doc)
+        b["self_test"].update(result="failed", verdict="passed")
+        bad.append(("a failed self-test's result called passed", b))
+        for what, b in bad[-1:]:
+            checks += 1
+            if not study_files.check(b):
+                failures.append("study_files.check accepted %s" % what)
+        ok_steps = [{"name": n, "tool": n, "status": "ok", "seconds": 1.0,
+                     "message": ""} for n in ("discover", "bench", "stress",
+                                              "litmus")]
+        for result, stress, want in (
+                ("failed", [(0, "pass")], "refused"),
+                ("passed", [(5, "fail")], "refused"),
+                ("untested", [(0, "pass")], "untested"),
+                ("passed", [], "untested"),             # the stress never ran
+                ("passed", [(0, "fail")], "untested"),  # a hang, no wrong value
+                ("passed", [(0, "pass")], "safe")):
             checks += 1
             b = copy.deepcopy(doc)
-            b["self_test"]["verdict"] = self_test
+            b["self_test"].update(result=result, wrong_reads=0)
             b["stress"] = [{"algo": "xf", "local_size": 64, "groups": 2,
-                            "episodes": 10, "wrong_values": wrong,
-                            "result": "fail" if wrong else "pass"}]
-            b["litmus"]["weak_forbidden"] = 0
+                            "episodes": 10, "wrong_values": w, "result": r}
+                           for w, r in stress]
+            b["litmus"].update(weak_forbidden=0, variants=40)
+            b["steps"] = ok_steps
             got = xwg_study.verdict(b)
             if got != want:
-                failures.append("verdict with a %s self-test and %d wrong "
-                                "values: %s, not %s" % (self_test, wrong,
-                                                        got, want))
+                failures.append("verdict with a %s self-test and stress %s: "
+                                "%s, not %s" % (result, stress, got, want))
+
     # 4. The rows of the implementations not run: complete, or refused.
     checks += 1
     try:

@@ -82,6 +82,27 @@ def find_tool(name, dirs):
     return shutil.which(name)
 
 
+def run_bounded(argv, timeout, env):
+    """(returncode or None if stopped at TIMEOUT, stdout, stderr) of ARGV,
+    run in a session of its own, so that a timeout, an interrupt or a
+    SIGTERM of xwg-study stops the tool and anything a runner started for
+    it, not only the first process."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, errors="replace", env=env,
+                         start_new_session=True)
+    try:
+        stdout, stderr = p.communicate(timeout=timeout)
+        return p.returncode, stdout, stderr
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        stdout, stderr = p.communicate()
+        return None, stdout, stderr
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+
+
 class Study:
     def __init__(self, args):
         self.args = args
@@ -123,26 +144,17 @@ class Study:
             return None
         say("%s: %s, at most %.0f s" % (step, tool, limit))
         t0 = time.monotonic()
-        # In a session of its own, so that a timeout stops the tool and
-        # anything a runner started for it, not only the first process.
-        p = subprocess.Popen(self.args.runner.split() + [path] + argv,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=self.env, start_new_session=True)
-        try:
-            stdout, stderr = p.communicate(timeout=limit)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            stdout, _ = p.communicate()
-            record.update(status="timed_out", seconds=round(
-                time.monotonic() - t0, 3), message="stopped after %.0f s"
-                % limit)
-            say("%s: timed out after %.0f s" % (step, limit))
-            return stdout
+        code, stdout, stderr = run_bounded(
+            self.args.runner.split() + [path] + argv, limit, self.env)
         record["seconds"] = round(time.monotonic() - t0, 3)
-        if p.returncode != 0:
+        if code is None:
+            record.update(status="timed_out",
+                          message="stopped after %.0f s" % limit)
+            say("%s: timed out after %.0f s" % (step, limit))
+        elif code != 0:
             last = (stderr.strip().splitlines() or ["(no message)"])[-1]
             record.update(status="failed", message="exit %d: %s"
-                          % (p.returncode, last))
+                          % (code, last))
             say("%s: failed (%s)" % (step, record["message"]))
         return stdout
 
@@ -166,21 +178,23 @@ def discover(s, platform):
     try:
         devices = json.loads(out or "[]")
     except ValueError:
-        s.steps[-1].update(status="failed", message="its JSON did not parse")
+        if s.steps[-1]["status"] == "ok":
+            s.steps[-1].update(status="failed",
+                               message="its JSON did not parse")
         devices = []
-    return devices[0] if devices else None
+    ok = isinstance(devices, list) and devices and isinstance(devices[0], dict)
+    return devices[0] if ok else None
 
 
 def xwg_version(s):
-    """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"."""
+    """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"; a
+    second at most, taken from the time limit."""
     path = find_tool("xwg-discover", s.dirs)
-    try:
-        p = subprocess.run(s.args.runner.split() + [path, "--version"],
-                           capture_output=True, text=True,
-                           timeout=30) if path else None
-    except subprocess.TimeoutExpired:
-        p = None
-    return p.stdout.strip() if p and p.returncode == 0 else "unknown"
+    if path is None:
+        return "unknown"
+    code, out, _ = run_bounded(s.args.runner.split() + [path, "--version"],
+                               min(10.0, max(1.0, s.left() / 20)), s.env)
+    return out.strip() if code == 0 and out.strip() else "unknown"
 
 
 def device_part(d):
@@ -192,9 +206,9 @@ def device_part(d):
 
 
 def self_test_part(d):
-    verdict = {"passed": "passed", "failed": "refused"}.get(
-        d.get("barrier_self_test"), "untested")
-    return {"verdict": verdict, "result": d.get("barrier_self_test"),
+    result = d.get("barrier_self_test")
+    return {"verdict": self_test_verdict(result, d.get("self_test_errors")),
+            "result": result,
             "wrong_reads": d.get("self_test_errors"),
             "groups": d.get("self_test_groups"),
             "episodes": d.get("self_test_episodes"),
@@ -216,9 +230,12 @@ def bench(s, platform):
         # A difference of two timed runs: on a busy CPU device the noise
         # can outweigh it, even below zero. Such a figure is no
         # measurement: null.
-        us = float(r["us"])
-        row = {"local_size": int(r["local_size"]), "groups": int(r["groups"]),
-               "us": us if us > 0 else None}
+        try:
+            us = float(r["us"])
+            row = {"local_size": int(r["local_size"]),
+                   "groups": int(r["groups"]), "us": us if us > 0 else None}
+        except (TypeError, ValueError):
+            continue                    # a line cut short by a timeout
         v = r["variant"]
         if v.startswith("barrier/"):
             barrier.append(dict(row, algo=v.split("/", 1)[1]))
@@ -247,6 +264,13 @@ def litmus(s, platform):
     try:
         rows = json.loads(out or "[]")
     except ValueError:
+        rows = None
+    keys = ("weak", "weak_is", "test", "placement", "fence")
+    if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and all(k in r for k in keys) for r in rows):
+        if s.steps[-1]["status"] == "ok":
+            s.steps[-1].update(status="failed",
+                               message="its JSON did not parse")
         rows = []
     forbidden = [r for r in rows if r.get("weak_is") == "forbidden"]
     return {"variants": len(rows),
@@ -258,17 +282,38 @@ def litmus(s, platform):
                                       for r in forbidden if r["weak"]})}
 
 
-def verdict(doc):
-    """safe: the self-test passed, and nothing run since read a wrong value
-    or a forbidden outcome; refused: the self-test failed (xwg returns
-    XWG_ERROR_UNSUPPORTED_DEVICE there), or a check since did; untested:
-    the self-test could not decide, or did not run."""
-    t = doc["self_test"]["verdict"]
-    wrong = any(r["wrong_values"] for r in doc["stress"]) or \
-        doc["litmus"].get("weak_forbidden", 0) > 0
-    if t == "refused" or (t == "passed" and wrong):
+def self_test_verdict(result, wrong_reads):
+    """passed: the self-test passed (or only one group can ever be
+    resident, where a barrier is trivially safe) and read nothing wrong;
+    refused: it failed, as xwg_context_create() then refuses the device
+    with XWG_ERROR_UNSUPPORTED_DEVICE; untested: it could not decide, or
+    did not run."""
+    if result == "failed":
         return "refused"
-    return "safe" if t == "passed" else "untested"
+    if result in ("passed", "one group") and wrong_reads == 0:
+        return "passed"
+    return "untested"
+
+
+def verdict(doc):
+    """refused: the self-test refused the device, or a check since read a
+    wrong value or saw a forbidden litmus outcome; safe: the self-test
+    passed and the stress and the litmus tests ran, every stress run
+    passing; untested otherwise (a step failed, timed out or was
+    skipped, or a stress run failed without a wrong value, as a hang
+    stopped by the watchdog does). Recomputed from the file's own
+    figures by results/study_files.py, so a file can never claim more."""
+    t = self_test_verdict(doc["self_test"]["result"],
+                          doc["self_test"]["wrong_reads"])
+    stress, litmus = doc["stress"], doc["litmus"]
+    if t == "refused" or any(r["wrong_values"] for r in stress) or \
+            litmus["weak_forbidden"] > 0:
+        return "refused"
+    steps = {s["name"]: s["status"] for s in doc["steps"]}
+    ran = (stress and all(r["result"] == "pass" for r in stress) and
+           litmus["variants"] > 0 and steps.get("stress") == "ok" and
+           steps.get("litmus") == "ok")
+    return "safe" if t == "passed" and ran else "untested"
 
 
 def summary(doc):
@@ -316,15 +361,25 @@ def parse(argv):
     return a
 
 
+def stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def main(argv):
     args = parse(argv)
+    # A SIGTERM ends the run as an interrupt does: the running tool's
+    # session is killed on the way out (run_bounded).
+    signal.signal(signal.SIGTERM, stop)
     s = Study(args)
     try:
         d = discover(s, args.platform_name)
         if d is None:
-            say("no OpenCL device found%s" % (
+            step = s.steps[-1]
+            say("no OpenCL device found%s%s" % (
                 " on a platform named like %r" % args.platform_name
-                if args.platform_name else ""))
+                if args.platform_name else "",
+                "" if step["status"] == "ok" else ": xwg-discover %s (%s)"
+                % (step["status"].replace("_", " "), step["message"])))
             return 1
         doc = {"schema": SCHEMA,
                "date": datetime.datetime.now(datetime.timezone.utc)
