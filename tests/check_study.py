@@ -24,20 +24,13 @@ within its time limit, and never calls a refused device safe.
 Exits 0 if all hold, 1 otherwise, saying which did not.
 """
 import copy
-import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
-
-
-def load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_study(study, out, limit, *extra):
@@ -81,8 +74,7 @@ def main():
     root, build = (os.path.abspath(a) for a in sys.argv[1:3])
     sys.path.insert(0, os.path.join(root, "results"))
     import study_files
-    xwg_study = load(os.path.join(root, "src", "study", "xwg_study.py"),
-                     "xwg_study")
+    xwg_study = study_files.study_command()
     study = os.path.join(build, "xwg-study")
     failures, checks = [], 0
     work = tempfile.mkdtemp(prefix="check-study-")
@@ -212,6 +204,7 @@ def main():
     except study_files.StudyError:
         pass
 
+    shutil.rmtree(work, ignore_errors=True)
     for f in failures:
         print("check_study: FAIL: %s" % f)
     print("check_study: %d of %d checks passed" % (checks - len(failures),

@@ -158,6 +158,21 @@ class Study:
             say("%s: failed (%s)" % (step, record["message"]))
         return stdout
 
+    def json_output(self, out, valid):
+        """OUT, the last step's stdout, parsed as JSON, or None where it does
+        not parse or VALID(value) is false; the step is then marked failed,
+        unless it had failed or timed out already."""
+        try:
+            value = json.loads(out or "[]")
+        except ValueError:
+            value = None
+        if value is not None and valid(value):
+            return value
+        if self.steps[-1]["status"] == "ok":
+            self.steps[-1].update(status="failed",
+                                  message="its JSON did not parse")
+        return None
+
     def csv_rows(self, name, fields=None):
         """The rows a tool wrote to NAME in the scratch folder (FIELDS: its
         columns, for a tool that writes no header line)."""
@@ -174,21 +189,15 @@ def discover(s, platform):
             "--local-mem", "0,max"]
     if platform:
         argv += ["--platform-name", platform]
-    out = s.run("discover", "xwg-discover", argv)
-    try:
-        devices = json.loads(out or "[]")
-    except ValueError:
-        if s.steps[-1]["status"] == "ok":
-            s.steps[-1].update(status="failed",
-                               message="its JSON did not parse")
-        devices = []
-    ok = isinstance(devices, list) and devices and isinstance(devices[0], dict)
-    return devices[0] if ok else None
+    devices = s.json_output(
+        s.run("discover", "xwg-discover", argv),
+        lambda v: isinstance(v, list) and all(isinstance(d, dict) for d in v))
+    return devices[0] if devices else None
 
 
 def xwg_version(s):
-    """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"; a
-    second at most, taken from the time limit."""
+    """What xwg-discover --version says, e.g. "xwg-discover 0.2.0"; within
+    a twentieth of the time left (1 to 10 s), taken from the limit."""
     path = find_tool("xwg-discover", s.dirs)
     if path is None:
         return "unknown"
@@ -258,20 +267,14 @@ def stress(s, platform):
 
 
 def litmus(s, platform):
-    out = s.run("litmus", "xwg-litmus", [
-        "--platform-name", platform, "--json", "--local-size", "64",
-        "--iterations", "5" if s.args.quick else "50"])
-    try:
-        rows = json.loads(out or "[]")
-    except ValueError:
-        rows = None
     keys = ("weak", "weak_is", "test", "placement", "fence")
-    if not isinstance(rows, list) or not all(
-            isinstance(r, dict) and all(k in r for k in keys) for r in rows):
-        if s.steps[-1]["status"] == "ok":
-            s.steps[-1].update(status="failed",
-                               message="its JSON did not parse")
-        rows = []
+    rows = s.json_output(
+        s.run("litmus", "xwg-litmus", [
+            "--platform-name", platform, "--json", "--local-size", "64",
+            "--iterations", "5" if s.args.quick else "50"]),
+        lambda v: isinstance(v, list) and all(
+            isinstance(r, dict) and all(k in r for k in keys) for r in v)
+    ) or []
     forbidden = [r for r in rows if r.get("weak_is") == "forbidden"]
     return {"variants": len(rows),
             "weak_allowed": sum(r["weak"] for r in rows
