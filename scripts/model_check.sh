@@ -73,16 +73,19 @@ run() {
     out=$(./pan -l -f -m10000000 2>&1)
   fi
   end=$(date +%s.%N)
-  states=$(echo "$out" | awk '/states, stored/ {print $1; exit}')
-  if echo "$out" | grep -q "errors: 0"; then outcome=pass; else outcome=fail; fi
-  if echo "$out" | grep -q "max search depth too small"; then outcome="incomplete"; fi
+  states=$(awk '/states, stored/ {print $1; exit}' <<<"$out")
+  # Here-strings, not `echo | grep -q`: under pipefail, grep -q's early
+  # exit can kill echo with SIGPIPE, and a busy machine then reads a pass
+  # as a fail.
+  if grep -q "errors: 0" <<<"$out"; then outcome=pass; else outcome=fail; fi
+  if grep -q "max search depth too small" <<<"$out"; then outcome="incomplete"; fi
   local seconds; seconds=$(awk "BEGIN { printf \"%.2f\", $end - $start }")
   local line="$(name_protocol $p),$bname,$r,$w,$n,$k,$episodes,$check,$expect,$outcome,$states,$seconds"
   [ -n "$csv" ] && echo "$line" >> "$csv"
   if [ "$outcome" != "$expect" ]; then
     mismatches=$((mismatches + 1))
     echo "MISMATCH $line" >&2
-    echo "$out" | grep -E "pan:1|violated|invalid end" | head -3 >&2
+    grep -E "pan:1|violated|invalid end" <<<"$out" | head -3 >&2
   else
     echo "ok $line" >&2
   fi
