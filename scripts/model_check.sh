@@ -22,54 +22,66 @@
 # bit clear or set (the model's START_SET=2), as a launch finds it after
 # another on the same state buffer.
 # --small is the configuration ctest runs (N <= 3, K <= 2, 2 episodes);
-# without it, N up to 4, K from 1 to 3 and 3 episodes. Exits non-zero if
-# any outcome differs from the expected one.
+# without it, N up to 4, K from 1 to 3 and 3 episodes. --jobs J checks J
+# configurations at once (default: the number of cores); the report keeps
+# the matrix's order whatever J is. Exits non-zero if any outcome differs
+# from the expected one.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 small=0
 csv=""
+jobs=$(nproc 2>/dev/null || echo 1)
 while [ $# -gt 0 ]; do
   case "$1" in
     --small) small=1 ;;
     --csv) mkdir -p "$(dirname "$2")" &&
            csv=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
+    --jobs) jobs=$2; shift ;;
     *) echo "model_check: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
 done
+case $jobs in ''|*[!0-9]*|0) echo "model_check: --jobs needs a count" >&2; exit 2 ;; esac
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp "$root/model/xwg.pml" "$work/"
-cd "$work"
-[ -n "$csv" ] && echo "protocol,barrier,relaxed,watchdog,n,k,episodes,check,expect,outcome,states,seconds" > "$csv"
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
 
-if [ $small -eq 1 ]; then episodes=2; ns="2 3"; ks="1 2"; else episodes=3; ns="1 2 3 4"; ks="1 2 3"; fi
+# The small matrix's searches stay under a million states, so pan is
+# compiled without optimisation there: gcc -O2 on pan.c costs several
+# times the search it speeds up. The full matrix's largest searches need
+# -O2.
+if [ $small -eq 1 ]; then episodes=2; ns="2 3"; ks="1 2"; pan_opt=-O0
+else episodes=3; ns="1 2 3 4"; ks="1 2 3"; pan_opt=-O2; fi
 name_protocol() { case $1 in 0) echo none;; 1) echo ticket;; 2) echo window;; 9) echo no-closing-check;; esac; }
 name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) echo no-wait;; esac; }
-mismatches=0
 
-# run PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness) EXPECT(pass|fail) [FANIN [FLAT [BAD]]]
+# check DIR PROTOCOL BARRIER RELAXED WATCHDOG N K CHECK(safety|liveness)
+#       EXPECT(pass|fail) [FANIN [FLAT [BAD]]]
+# Model-checks one configuration in DIR (its own copy of the model) and
+# writes there `line` (the CSV row) and, where the outcome is not the
+# expected one, `why` (pan's first error lines).
 # (FANIN: the tree's groups per cluster; the model's default, 2, unless
 # given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD:
 # switches of the model, each set to 1 and shown in the name: SPLIT or
 # COLLECTIVE, and the known-bad NO_RESET, ALWAYS_LAST, NO_WAIT, ONE_BANK,
 # EARLY_READ, ASSUME_CLEAR)
-run() {
-  local p=$1 b=$2 r=$3 w=$4 n=$5 k=$6 check=$7 expect=$8 fanin=${9:-} flat=${10:-0} bad=${11:-}
+check() {
+  local dir=$1 p=$2 b=$3 r=$4 w=$5 n=$6 k=$7 check=$8 expect=$9
+  local fanin=${10:-} flat=${11:-0} bad=${12:-}
   local defs="-DPROTOCOL=$p -DBARRIER=$b -DRELAXED=$r -DWATCHDOG=$w -DN=$n -DK=$k -DEPISODES=$episodes"
   local bname; bname=$(name_barrier $b)
   if [ "$flat" = 1 ]; then defs="$defs -DFLAT=1"; bname="$bname-flat"; fi
   for sw in $bad; do defs="$defs -D$sw=1"; bname="$bname-$(echo "$sw" | tr 'A-Z_' 'a-z-')"; done
   if [ -n "$fanin" ]; then defs="$defs -DFANIN=$fanin"; bname="$bname-fanin$fanin"; fi
+  mkdir -p "$dir" && cp "$root/model/xwg.pml" "$dir/" && cd "$dir" || return
   local start end out outcome states
   start=$(date +%s.%N)
-  spin $defs -a xwg.pml >/dev/null || { echo "spin failed: $defs" >&2; exit 2; }
+  spin $defs -a xwg.pml >/dev/null || { echo "spin failed: $defs" > why; return; }
   if [ "$check" = safety ]; then
-    gcc -O2 -DSAFETY -DMEMLIM=8192 -o pan pan.c 2>/dev/null
+    gcc $pan_opt -DSAFETY -DMEMLIM=8192 -o pan pan.c 2>/dev/null
     out=$(./pan -m10000000 2>&1)
   else
     # Weak fairness over up to 6 processes (N groups, init, memory).
-    gcc -O2 -DNP -DNFAIR=4 -DMEMLIM=8192 -o pan pan.c 2>/dev/null
+    gcc $pan_opt -DNP -DNFAIR=4 -DMEMLIM=8192 -o pan pan.c 2>/dev/null
     out=$(./pan -l -f -m10000000 2>&1)
   fi
   end=$(date +%s.%N)
@@ -80,15 +92,19 @@ run() {
   if grep -q "errors: 0" <<<"$out"; then outcome=pass; else outcome=fail; fi
   if grep -q "max search depth too small" <<<"$out"; then outcome="incomplete"; fi
   local seconds; seconds=$(awk "BEGIN { printf \"%.2f\", $end - $start }")
-  local line="$(name_protocol $p),$bname,$r,$w,$n,$k,$episodes,$check,$expect,$outcome,$states,$seconds"
-  [ -n "$csv" ] && echo "$line" >> "$csv"
-  if [ "$outcome" != "$expect" ]; then
-    mismatches=$((mismatches + 1))
-    echo "MISMATCH $line" >&2
-    grep -E "pan:1|violated|invalid end" <<<"$out" | head -3 >&2
-  else
-    echo "ok $line" >&2
-  fi
+  echo "$(name_protocol $p),$bname,$r,$w,$n,$k,$episodes,$check,$expect,$outcome,$states,$seconds" > line
+  [ "$outcome" = "$expect" ] ||
+    grep -E "pan:1|violated|invalid end" <<<"$out" | head -3 > why
+  rm -f pan pan.* xwg.pml
+}
+
+# run ARGS...: queues one configuration (check's arguments without DIR);
+# at most $jobs run at once.
+queued=0
+run() {
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  queued=$((queued + 1))
+  (check "$work/$queued" "$@") &
 }
 
 # The shipped protocols and barriers, every N and K.
@@ -181,6 +197,22 @@ run 0 2 0 1 3 2 safety pass "" 0 SPLIT      # the watchdog, N > K
 run 0 3 0 1 3 2 safety pass "" 1 SPLIT
 run 0 2 0 1 3 2 safety pass "" 0 COLLECTIVE
 
+wait
+
+# The report, in the matrix's order.
+[ -n "$csv" ] && echo "protocol,barrier,relaxed,watchdog,n,k,episodes,check,expect,outcome,states,seconds" > "$csv"
+mismatches=0
+for i in $(seq "$queued"); do
+  line=$(cat "$work/$i/line" 2>/dev/null || echo "unchecked configuration $i")
+  [ -n "$csv" ] && echo "$line" >> "$csv"
+  if [ -e "$work/$i/why" ] || [ ! -e "$work/$i/line" ]; then
+    mismatches=$((mismatches + 1))
+    echo "MISMATCH $line" >&2
+    cat "$work/$i/why" 2>/dev/null >&2
+  else
+    echo "ok $line" >&2
+  fi
+done
 echo "model_check: $mismatches outcome(s) differ from the expected" >&2
 echo "$([ $mismatches -eq 0 ] && echo 1 || echo 0) passed, $([ $mismatches -eq 0 ] && echo 0 || echo 1) failed"
 [ $mismatches -eq 0 ]
