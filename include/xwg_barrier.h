@@ -226,9 +226,10 @@ XWG_EXPORT const char *xwg_status_name(int status);
 /* The reason of the last failure on this thread that had more to say
  * than its status, in a sentence: which argument an
  * XWG_ERROR_INVALID_ARGUMENT refused and why (what XWG_TRACE=1 prints),
- * or what the self-test saw on a refused device. Meaningful right after a call returned an error (a
- * later failure replaces it; successes leave it). Never NULL; "" when
- * nothing was recorded. The string belongs to the thread. */
+ * or what the self-test saw on a refused device. It describes the last
+ * call only: every call that returns a status empties it first, so after
+ * a success, or a failure with nothing more to say than its status, it is
+ * "". Never NULL. The string belongs to the thread. */
 XWG_EXPORT const char *xwg_last_error(void);
 
 /* ---- Options ----------------------------------------------------------- */

@@ -774,6 +774,36 @@ START_TEST(launch_finish_refuses_info_of_size_0_and_frees_launch)
 }
 END_TEST
 
+/* xwg_last_error() describes the last call only: a success empties it,
+ * and a failure with nothing more to say than its status never carries an
+ * earlier failure's reason (which would send a caller, or Python's
+ * XwgError, to fix the wrong thing). */
+START_TEST(last_error_describes_the_last_call_only)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    assert_invalid(xwg_launch(env.xc, env.queue, k, 0, &li),
+                   "xwg_launch: local_size is 0");
+
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    ck_assert_int_eq(xwg_context_query(env.xc, &info), XWG_SUCCESS);
+    ck_assert_str_eq(xwg_last_error(), "");
+
+    /* Argument 0 unset: OpenCL refuses the launch, with its own status. */
+    assert_invalid(xwg_launch(env.xc, env.queue, k, 0, &li),
+                   "xwg_launch: local_size is 0");
+    int status = xwg_launch(env.xc, env.queue, k, 64, &li);
+    ck_assert_int_ne(status, XWG_SUCCESS);
+    ck_assert_msg(strstr(xwg_last_error(), "local_size") == NULL,
+                  "%s carries the earlier failure's reason: \"%s\"",
+                  xwg_status_name(status), xwg_last_error());
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 START_TEST(find_device_rejects_bad_input)
 {
     cl_platform_id platform;
@@ -899,6 +929,7 @@ int main(void)
     tcase_add_test(device,
                    launch_finish_refuses_info_of_size_0_and_frees_launch);
     tcase_add_test(device, find_device_rejects_bad_input);
+    tcase_add_test(device, last_error_describes_the_last_call_only);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     suite_add_tcase(s, device);

@@ -254,6 +254,7 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
 int xwg_context_create(cl_context context, cl_device_id device,
                        const xwg_options *opts, xwg_context **out)
 {
+    xwg__clear_last_error();
     if (out == NULL)
         return XWG__INVALID("xwg_context_create: out is NULL");
     *out = NULL;
@@ -384,6 +385,7 @@ void xwg_context_release(xwg_context *ctx)
 
 int xwg_context_query(const xwg_context *ctx, xwg_device_info *info)
 {
+    xwg__clear_last_error();
     if (ctx == NULL || info == NULL)
         return XWG__INVALID("xwg_context_query: %s is NULL",
                             ctx == NULL ? "ctx" : "info");

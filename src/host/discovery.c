@@ -295,11 +295,13 @@ static int discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
 int xwg_discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
                  xwg_occupancy *out)
 {
+    xwg__clear_last_error();
     return discover(ctx, kernel, local_size, out, 1);
 }
 
 int xwg_discover_uncached(xwg_context *ctx, cl_kernel kernel,
                           size_t local_size, xwg_occupancy *out)
 {
+    xwg__clear_last_error();
     return discover(ctx, kernel, local_size, out, 0);
 }

@@ -38,6 +38,7 @@ static int first_device(cl_platform_id platform, cl_device_id *device)
 int xwg_find_device(const char *name_part, cl_platform_id *platform,
                     cl_device_id *device)
 {
+    xwg__clear_last_error();
     if (platform == NULL || device == NULL)
         return XWG__INVALID("xwg_find_device: %s is NULL",
                             platform == NULL ? "platform" : "device");

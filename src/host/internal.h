@@ -98,6 +98,10 @@ int xwg__trace_enabled(void);
  * thread (printf-style; truncated to the buffer). */
 void xwg__set_last_error(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
+/* status.c: empties it; the first statement of every public call that
+ * can fail, so that xwg_last_error() never names an earlier call's
+ * failure. */
+void xwg__clear_last_error(void);
 
 /* status.c: XWG_ERROR_BARRIER_MISUSE, with the rule the kernel broke
  * (XWG__MISUSE_*, from the state's misuse word) for xwg_last_error() and

@@ -313,6 +313,7 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                      const xwg_launch_options *opts, xwg_pending **pending,
                      cl_event *event)
 {
+    xwg__clear_last_error();
     return launch_async("xwg_launch_async", ctx, queue, kernel, local_size,
                         opts, 0, pending, event);
 }
@@ -354,6 +355,7 @@ static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
 
 int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
 {
+    xwg__clear_last_error();
     if (p == NULL)
         return XWG__INVALID("xwg_launch_finish: pending is NULL");
     /* An info too small to hold even its size is refused, as
@@ -433,6 +435,7 @@ int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
                   size_t local_size, const xwg_launch_options *opts,
                   xwg_launch_info *info)
 {
+    xwg__clear_last_error();
     return launch_ex("xwg_launch_ex", ctx, queue, kernel, local_size, opts,
                      info);
 }
@@ -440,5 +443,6 @@ int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
 int xwg_launch(xwg_context *ctx, cl_command_queue queue, cl_kernel kernel,
                size_t local_size, xwg_launch_info *info)
 {
+    xwg__clear_last_error();
     return launch_ex("xwg_launch", ctx, queue, kernel, local_size, NULL, info);
 }

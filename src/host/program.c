@@ -116,6 +116,7 @@ int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
 int xwg_program_build(xwg_context *ctx, const char *source,
                       const char *options, cl_program *out, char **log)
 {
+    xwg__clear_last_error();
     return xwg__program_build(ctx, source, options, 1, out, log);
 }
 
@@ -208,6 +209,7 @@ static int hand_out(const char *fn, char *text, char *buf, size_t size,
 int xwg_program_source_prefix(xwg_context *ctx, const char *options,
                               char *buf, size_t size, size_t *needed)
 {
+    xwg__clear_last_error();
     if (ctx == NULL)
         return XWG__INVALID("xwg_program_source_prefix: ctx is NULL");
     return hand_out("xwg_program_source_prefix", source_prefix(ctx, options),
@@ -217,6 +219,7 @@ int xwg_program_source_prefix(xwg_context *ctx, const char *options,
 int xwg_program_options(xwg_context *ctx, const char *options, char *buf,
                         size_t size, size_t *needed)
 {
+    xwg__clear_last_error();
     if (ctx == NULL)
         return XWG__INVALID("xwg_program_options: ctx is NULL");
     char *text;

@@ -122,10 +122,14 @@ const char *xwg_version_string(void)
         XWG_VERSION_MINOR) "." XWG__STR(XWG_VERSION_PATCH);
 }
 
-/* The reason of the last failure that gave one, per thread. */
+/* The reason of the last failure that gave one, per thread; every public
+ * call that can fail empties it first, so that it never describes an
+ * earlier call. */
 static _Thread_local char last_error[512];
 
 const char *xwg_last_error(void) { return last_error; }
+
+void xwg__clear_last_error(void) { last_error[0] = '\0'; }
 
 void xwg__set_last_error(const char *format, ...)
 {
