@@ -327,6 +327,18 @@ typedef enum xwg_self_test_result {
  * other value. Never NULL; the string is static. */
 XWG_EXPORT const char *xwg_self_test_result_name(xwg_self_test_result result);
 
+/* The self-test on one atomics path: xwg_device_info.self_test_run. */
+typedef struct xwg_self_test_run {
+    xwg_atomics_path path;
+    xwg_self_test_result result;
+    /* XWG_SUCCESS, or why the test could not finish on this path: it did
+     * not build (XWG_ERROR_BUILD_FAILED), or a launch failed or timed out
+     * (XWG_ERROR_DISCOVERY_TIMEOUT, XWG_ERROR_BARRIER_TIMEOUT, ...). */
+    int status;
+    cl_uint errors; /* wrong values read */
+    cl_uint groups; /* participants of its largest launch */
+} xwg_self_test_run;
+
 /* Options of a context. Always initialise with xwg_options_init() or
  * XWG_OPTIONS_INIT: the size field lets the struct grow without breaking
  * programs built against an older header. */
@@ -431,6 +443,12 @@ typedef struct xwg_device_info {
     cl_uint self_test_episodes;
     /* The result in a sentence: what was seen, on how many groups. */
     char self_test_detail[256];
+    /* Every path the self-test ran on, in the order tried, the path
+     * chosen last (at most ptx, cl20, cl12). The fields above describe
+     * the last; a device refused on every path shows here what each
+     * read, such as the wrong values of a path that was tried first. */
+    cl_uint self_test_runs;
+    xwg_self_test_run self_test_run[3];
 } xwg_device_info;
 
 #define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}

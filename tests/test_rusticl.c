@@ -44,6 +44,23 @@ START_TEST(rusticl_is_refused_by_default)
     xwg_context_query(xc, &info);
     ck_assert_int_eq(info.self_test, XWG_SELF_TEST_FAILED);
     ck_assert_int_eq(info.atomics_path, XWG_ATOMICS_CL12);
+    /* Every path tried keeps what it read, the one chosen last: cl20
+     * first (the device compiles OpenCL C 2.0 or later), then cl12. */
+    ck_assert_uint_eq(info.self_test_runs, 2);
+    const xwg_self_test_run *tried = &info.self_test_run[0];
+    const xwg_self_test_run *chosen = &info.self_test_run[1];
+    ck_assert_int_eq(tried->path, XWG_ATOMICS_CL20);
+    ck_assert_int_eq(chosen->path, XWG_ATOMICS_CL12);
+    ck_assert_int_eq(chosen->result, info.self_test);
+    ck_assert_uint_eq(chosen->errors, info.self_test_errors);
+    ck_assert_uint_eq(chosen->groups, info.self_test_groups);
+    /* A path given up reads wrong values, or could not finish. */
+    ck_assert_msg(tried->status != XWG_SUCCESS ||
+                      (tried->result == XWG_SELF_TEST_FAILED &&
+                       tried->errors > 0 && tried->groups >= 2),
+                  "cl20 given up after %s, result %d, %u wrong reads",
+                  xwg_status_name(tried->status), (int)tried->result,
+                  tried->errors);
     xwg_context_release(xc);
     clReleaseContext(cl);
 }

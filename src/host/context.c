@@ -158,6 +158,25 @@ static int context_has_device(cl_context context, cl_device_id device)
     return found;
 }
 
+/* Runs the self-test on the current path and adds its outcome to
+ * info->self_test_run, so that a path given up for another still shows
+ * what it read. */
+static int run_self_test(xwg_context *ctx)
+{
+    int err = xwg__run_self_test(ctx);
+    xwg_device_info *info = &ctx->info;
+    size_t capacity = sizeof info->self_test_run / sizeof *info->self_test_run;
+    if (info->self_test_runs < capacity) {
+        xwg_self_test_run *run = &info->self_test_run[info->self_test_runs++];
+        run->path = info->atomics_path;
+        run->result = info->self_test;
+        run->status = err;
+        run->errors = info->self_test_errors;
+        run->groups = info->self_test_groups;
+    }
+    return err;
+}
+
 /* Tries `path` on the barrier self-test. It is kept (returns 1) only if the
  * self-test ran and passed (or found that one group is all the device
  * holds); the reason then reads lead, the earlier reason, trail. Otherwise (it does not build, fails, or the launch fails) the
@@ -170,7 +189,7 @@ static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
     char reason[sizeof info->atomics_reason];
     memcpy(reason, info->atomics_reason, sizeof reason);
     info->atomics_path = path;
-    int err = xwg__run_self_test(ctx);
+    int err = run_self_test(ctx);
     if (err == XWG_SUCCESS && (info->self_test == XWG_SELF_TEST_PASSED ||
                                info->self_test == XWG_SELF_TEST_ONE_GROUP)) {
         snprintf(info->atomics_reason, sizeof info->atomics_reason,
@@ -238,7 +257,7 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
         return XWG_SUCCESS;
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
         info->opencl_c_max < 200) {
-        int err = xwg__run_self_test(ctx);
+        int err = run_self_test(ctx);
         /* A forced path that the device cannot compile. */
         if (forced != XWG_ATOMICS_AUTO && (err == XWG_ERROR_BUILD_FAILED ||
                                            err == CL_INVALID_BUILD_OPTIONS))
@@ -248,7 +267,7 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
     if (self_test_keeps(ctx, XWG_ATOMICS_CL20,
                         "cl20 passed the barrier self-test, although ", ""))
         return XWG_SUCCESS;
-    return xwg__run_self_test(ctx); /* cl12, the probe's choice */
+    return run_self_test(ctx); /* cl12, the probe's choice */
 }
 
 int xwg_context_create(cl_context context, cl_device_id device,
