@@ -641,13 +641,20 @@ XWG_EXPORT int xwg_launch_finish(xwg_pending *pending,
 /* ---- Conveniences ------------------------------------------------------ */
 
 /* 1 if a platform's name contains part, ignoring ASCII case (or part is
- * NULL or empty), else 0: how xwg_find_device() and xwg-discover match
- * --platform-name. */
+ * NULL or empty), else 0. */
 XWG_EXPORT int xwg_platform_name_matches(const char *name, const char *part);
 
-/* The first device of the first platform whose name contains name_part,
- * ignoring case (or of the first platform if name_part is NULL or empty),
- * preferring GPUs.
+/* 1 if the platform's CL_PLATFORM_NAME or CL_PLATFORM_VENDOR contains
+ * part, as xwg_platform_name_matches() matches, else 0: how
+ * xwg_find_device() and xwg-discover's --platform-name choose. Users know
+ * PoCL as "pocl", which only its vendor ("The pocl project") holds. */
+XWG_EXPORT int xwg_platform_matches(cl_platform_id platform,
+                                    const char *part);
+
+/* The first device of the first platform whose name or vendor contains
+ * name_part, ignoring case ("pocl" finds PoCL by its vendor, "The pocl
+ * project"), or of the first platform if name_part is NULL or empty;
+ * platforms without devices are passed over. GPUs are preferred.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (platform or device NULL),
  * XWG_ERROR_NO_DEVICE, XWG_ERROR_OUT_OF_HOST_MEMORY. */
 XWG_EXPORT int xwg_find_device(const char *name_part,

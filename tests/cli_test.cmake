@@ -1,8 +1,17 @@
-# cli_test.cmake - xwg-discover's contract: --json has every documented
-# field, --help and --version exit 0, bad input exits non-zero with a
-# one-line message, and --platform-name matches ignoring case. Run as:
-# cmake -DCLI=path/to/xwg-discover -P cli_test.cmake (on PoCL alone), or
-# with -DNO_DEVICES=1 on a platform that has none (rusticl without
+# cli_test.cmake - xwg-discover's contract. Run as
+# cmake -DCLI=path/to/xwg-discover -P cli_test.cmake on PoCL alone, with
+# CASE one of:
+#   json (the default)  --json has every documented field; --help and
+#                       --version exit 0; bad input exits non-zero with a
+#                       one-line message;
+#   platform_name       --platform-name matches the name or the vendor
+#                       ignoring case ("pocl" is only in PoCL's vendor), and
+#                       a text that matches nothing names every platform;
+#   text                the table says the highest OpenCL C version, the
+#                       one --json calls opencl_c_max (PoCL reports "OpenCL
+#                       C 1.2" in CL_DEVICE_OPENCL_C_VERSION, beside an
+#                       atomics path that needs 2.0).
+# Or with -DNO_DEVICES=1 on a platform that has none (rusticl without
 # RUSTICL_ENABLE): it is listed, and the run fails saying so; or with
 # -DREFUSED=1 on a device whose self-test fails (rusticl on llvmpipe).
 
@@ -25,6 +34,10 @@ function(run_cli expect_ok)
   set(err "${err}" PARENT_SCOPE)
 endfunction()
 
+if(DEFINED CASE AND NOT CASE MATCHES "^(json|platform_name|text)$")
+  message(FATAL_ERROR "unknown CASE '${CASE}'")
+endif()
+
 # REFUSED: on a device whose self-test fails (rusticl on llvmpipe), the
 # report says that xwg refuses it and how to force it.
 if(REFUSED)
@@ -40,6 +53,39 @@ if(NO_DEVICES)
   run_cli(FALSE)
   if(NOT out MATCHES "platform 0: rusticl: no devices")
     message(FATAL_ERROR "a platform without devices is not listed:\n${out}")
+  endif()
+  return()
+endif()
+
+if(CASE STREQUAL "platform_name")
+  run_cli(TRUE --platform-name "portable COMPUTING" --local-size 64 --repeat 1)
+  if(NOT out MATCHES "platform 0: Portable Computing Language")
+    message(FATAL_ERROR "--platform-name did not match ignoring case:\n${out}")
+  endif()
+  # What users type: "pocl" is in CL_PLATFORM_VENDOR ("The pocl project"),
+  # not in the name.
+  run_cli(TRUE --platform-name pocl --local-size 64 --repeat 1)
+  if(NOT out MATCHES "platform 0: Portable Computing Language")
+    message(FATAL_ERROR "--platform-name pocl did not select PoCL:\n${out}")
+  endif()
+  run_cli(FALSE --platform-name no-such-platform)
+  if(NOT err MATCHES "no platform's name or vendor contains \"no-such-platform\" \\(the platforms: \"Portable Computing Language\", vendor \"The pocl project\"\\)")
+    message(FATAL_ERROR "the refusal does not list the platforms and vendors: '${err}'")
+  endif()
+  return()
+endif()
+
+if(CASE STREQUAL "text")
+  run_cli(TRUE --json --local-size 64 --repeat 1)
+  string(JSON max GET "${out}" 0 opencl_c_max)
+  if(max LESS 100)
+    message(FATAL_ERROR "opencl_c_max unreadable: ${max}")
+  endif()
+  math(EXPR major "${max} / 100")
+  math(EXPR minor "${max} / 10 % 10")
+  run_cli(TRUE --local-size 64 --repeat 1)
+  if(NOT out MATCHES "\n    OpenCL C up to ${major}\\.${minor}, [0-9]+ compute units, atomics path ")
+    message(FATAL_ERROR "the table does not say \"OpenCL C up to ${major}.${minor}\" (opencl_c_max ${max}):\n${out}")
   endif()
   return()
 endif()
@@ -83,14 +129,3 @@ run_cli(FALSE --local-size abc)
 run_cli(FALSE --repeat)
 run_cli(FALSE --bogus)
 run_cli(FALSE --platform 99)
-
-# --platform-name matches ignoring case; a name that matches nothing says
-# so in one line and names the platforms there are.
-run_cli(TRUE --platform-name "portable COMPUTING" --local-size 64)
-if(NOT out MATCHES "platform 0: Portable Computing Language")
-  message(FATAL_ERROR "--platform-name did not match ignoring case:\n${out}")
-endif()
-run_cli(FALSE --platform-name no-such-platform)
-if(NOT err MATCHES "no platform's name contains \"no-such-platform\" \\(the platforms: \"Portable Computing Language\"\\)")
-  message(FATAL_ERROR "the refusal does not list the platforms: '${err}'")
-endif()

@@ -815,6 +815,24 @@ START_TEST(find_device_rejects_bad_input)
 }
 END_TEST
 
+/* A platform is found by a part of its name or of its vendor, in any
+ * case: "pocl" is only in PoCL's vendor ("The pocl project"). */
+START_TEST(find_device_matches_name_or_vendor)
+{
+    cl_platform_id platform;
+    cl_device_id device;
+    ck_assert_int_eq(xwg_find_device("portable", &platform, &device),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_platform_matches(platform, "POCL"), 1);
+    ck_assert_int_eq(xwg_find_device("pocl", &platform, &device),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_platform_matches(platform, "Portable Computing"), 1);
+    ck_assert_int_eq(xwg_platform_matches(platform, "no such platform"), 0);
+    ck_assert_int_eq(xwg_find_device("no such platform", &platform, &device),
+                     XWG_ERROR_NO_DEVICE);
+}
+END_TEST
+
 /* A launch keeps what it learnt of a kernel (its XWG_STATE index, the
  * barriers its program compiled) until the context goes, holding a
  * reference so that the handle cannot come back as another kernel: a
@@ -929,6 +947,7 @@ int main(void)
     tcase_add_test(device,
                    launch_finish_refuses_info_of_size_0_and_frees_launch);
     tcase_add_test(device, find_device_rejects_bad_input);
+    tcase_add_test(device, find_device_matches_name_or_vendor);
     tcase_add_test(device, last_error_describes_the_last_call_only);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);

@@ -11,7 +11,7 @@
 
 typedef struct cli_args {
     int platform;  /* -1: every platform */
-    const char *platform_name; /* NULL, or a part of the platform's name */
+    const char *platform_name; /* NULL, or a part of its name or vendor */
     int device;    /* -1: every device */
     size_t local_sizes[CLI_MAX_LIST];
     size_t n_local_sizes;

@@ -135,9 +135,16 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
     }
     printf("platform %d: %s\n  device %d: %s\n", pi, info->platform_name, di,
            info->device_name);
-    printf("    %s, %u compute units, atomics path %s (%s)\n",
-           info->opencl_c_version, info->compute_units, path,
-           info->atomics_reason);
+    /* The highest OpenCL C version, as --json's opencl_c_max: the atomics
+     * path follows from it, while CL_DEVICE_OPENCL_C_VERSION stays at 1.2
+     * on many OpenCL 3.0 devices (PoCL) and would seem to contradict it. */
+    if (info->opencl_c_max > 0)
+        printf("    OpenCL C up to %u.%u", info->opencl_c_max / 100,
+               info->opencl_c_max / 10 % 10);
+    else
+        printf("    %s", info->opencl_c_version);
+    printf(", %u compute units, atomics path %s (%s)\n",
+           info->compute_units, path, info->atomics_reason);
     printf("    barrier self-test: %s (%s)\n",
            xwg_self_test_result_name(info->self_test),
            info->self_test_detail[0] ? info->self_test_detail
@@ -299,6 +306,64 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     return err;
 }
 
+/* A platform's CL_PLATFORM_NAME or CL_PLATFORM_VENDOR ("" if unreadable). */
+static void platform_text(cl_platform_id platform, cl_platform_info what,
+                          char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (clGetPlatformInfo(platform, what, size, buf, NULL) != CL_SUCCESS)
+        buf[0] = '\0';
+}
+
+/* The refusal of a --platform-name that matches nothing: one line naming
+ * every platform with its vendor, the two texts that can match. */
+static void say_no_match(const char *part, const cl_platform_id *platforms,
+                         cl_uint np)
+{
+    fprintf(stderr, "xwg-discover: no platform's name or vendor contains "
+                    "\"%s\" (the platforms:", part);
+    for (cl_uint p = 0; p < np; p++) {
+        char name[256], vendor[256];
+        platform_text(platforms[p], CL_PLATFORM_NAME, name, sizeof name);
+        platform_text(platforms[p], CL_PLATFORM_VENDOR, vendor, sizeof vendor);
+        fprintf(stderr, "%s \"%s\", vendor \"%s\"", p ? ";" : "", name,
+                vendor);
+    }
+    fprintf(stderr, ")\n");
+}
+
+/* Every device of one platform (only --device, if given), counted into
+ * *ran and *failed. A platform without devices is listed in text, as
+ * clinfo -l lists it, but not in --json: its readers (xwg-study,
+ * scripts/discovery_json_to_csv.py) take every entry for a device. */
+static void run_platform(const cli_args *a, cl_platform_id platform,
+                         cl_uint p, int *ran, int *failed)
+{
+    cl_uint nd = 0;
+    cl_device_id devices[32];
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 32, devices, &nd) !=
+        CL_SUCCESS)
+        nd = 0;
+    if (nd == 0 && !a->json) {
+        char name[256];
+        platform_text(platform, CL_PLATFORM_NAME, name, sizeof name);
+        printf("platform %u: %s: no devices\n", p, name);
+    }
+    for (cl_uint d = 0; d < nd && d < 32; d++) {
+        if (a->device >= 0 && (int)d != a->device)
+            continue;
+        int err = run_device(a, platform, devices[d], (int)p, (int)d,
+                             *ran == 0);
+        if (err != XWG_SUCCESS) {
+            fprintf(stderr, "xwg-discover: platform %u device %u: %s (%s)\n",
+                    p, d, xwg_status_string(err), xwg_status_name(err));
+            (*failed)++;
+        } else {
+            (*ran)++;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     cli_args a;
@@ -333,49 +398,16 @@ int main(int argc, char **argv)
     if (a.json)
         printf("[");
     for (cl_uint p = 0; p < np; p++) {
-        if (a.platform >= 0 && (int)p != a.platform)
-            continue;
-        char pname[256] = "";
-        clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname, pname,
-                          NULL);
-        if (!xwg_platform_name_matches(pname, a.platform_name))
+        if ((a.platform >= 0 && (int)p != a.platform) ||
+            !xwg_platform_matches(platforms[p], a.platform_name))
             continue;
         matched++;
-        cl_uint nd = 0;
-        cl_device_id devices[32];
-        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 32, devices,
-                           &nd) != CL_SUCCESS)
-            nd = 0;
-        if (nd == 0 && !a.json) /* listed, as clinfo -l lists it */
-            printf("platform %u: %s: no devices\n", p, pname);
-        for (cl_uint d = 0; d < nd && d < 32; d++) {
-            if (a.device >= 0 && (int)d != a.device)
-                continue;
-            int err = run_device(&a, platforms[p], devices[d], (int)p,
-                                 (int)d, ran == 0);
-            if (err != XWG_SUCCESS) {
-                fprintf(stderr, "xwg-discover: platform %u device %u: %s (%s)\n",
-                        p, d, xwg_status_string(err), xwg_status_name(err));
-                failed++;
-            } else {
-                ran++;
-            }
-        }
+        run_platform(&a, platforms[p], p, &ran, &failed);
     }
     if (a.json)
         printf("\n]\n");
     if (matched == 0 && a.platform_name != NULL) {
-        /* One line, naming what there is. */
-        fprintf(stderr, "xwg-discover: no platform's name contains \"%s\" "
-                        "(the platforms:",
-                a.platform_name);
-        for (cl_uint p = 0; p < np; p++) {
-            char pname[256] = "";
-            clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof pname,
-                              pname, NULL);
-            fprintf(stderr, "%s \"%s\"", p ? "," : "", pname);
-        }
-        fprintf(stderr, ")\n");
+        say_no_match(a.platform_name, platforms, np);
         return 1;
     }
     if (ran == 0 && failed == 0) {

@@ -1,7 +1,7 @@
 /*
- * find_device.c - choosing a device by platform name. Some loaders ignore
- * OCL_ICD_VENDORS and list platforms in any order, so picking the platform
- * by name is the portable way.
+ * find_device.c - choosing a device by platform name or vendor. Some
+ * loaders ignore OCL_ICD_VENDORS and list platforms in any order, so
+ * picking the platform by name is the portable way.
  */
 #include "internal.h"
 
@@ -24,6 +24,16 @@ int xwg_platform_name_matches(const char *name, const char *part)
             return 1;
     }
     return 0;
+}
+
+int xwg_platform_matches(cl_platform_id platform, const char *part)
+{
+    char name[256] = "", vendor[256] = "";
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_VENDOR, sizeof vendor, vendor,
+                      NULL);
+    return xwg_platform_name_matches(name, part) ||
+           xwg_platform_name_matches(vendor, part);
 }
 
 /* The first GPU of platform, else its first device of any type. */
@@ -51,9 +61,7 @@ int xwg_find_device(const char *name_part, cl_platform_id *platform,
     int err = clGetPlatformIDs(n, all, NULL);
     int result = XWG_ERROR_NO_DEVICE;
     for (cl_uint i = 0; err == CL_SUCCESS && i < n; i++) {
-        char name[256] = "";
-        clGetPlatformInfo(all[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (!xwg_platform_name_matches(name, name_part))
+        if (!xwg_platform_matches(all[i], name_part))
             continue;
         if (first_device(all[i], device) == CL_SUCCESS) {
             *platform = all[i];

@@ -210,7 +210,7 @@ static const char usage[] =
     "Counts the outcomes of the litmus tests MP, SB, LB and CoRR, with no\n"
     "fence and with xwg's work-group, device and system fences, for two\n"
     "threads in different groups (inter) and in one group (intra).\n"
-    "  --platform-name S   the platform whose name contains S\n"
+    "  --platform-name S   the platform whose name or vendor contains S\n"
     "  --tests L           mp,sb,lb,corr,mp+plain (default: all)\n"
     "  --placements L      inter,intra (default: both)\n"
     "  --fences L          none,wg,device,system (default: all)\n"

@@ -11,11 +11,11 @@ split at spaces, for an implementation that is a wrapper rather than an
 ICD: `--runner oclgrind` (Oclgrind), `--runner "bash .zink/run.sh"`
 (rusticl on Zink through its bundle).
 
-For the first device of the first platform whose name contains S (any
-case; default: the first platform), it runs xwg's own tools, each within
-its share of the time limit, and writes one JSON file (schema
-"xwg-study/1", results/study/schema.json) with everything the portability
-study's table needs:
+For the first device of the first platform whose name or vendor
+contains S (any case; default: the first platform), it runs xwg's own
+tools, each within its share of the time limit, and writes one JSON file
+(schema "xwg-study/1", results/study/schema.json) with everything the
+portability study's table needs:
 
   device      platform, device, driver, OpenCL C, capabilities
               (xwg-discover --json);
