@@ -84,18 +84,56 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* What xwg_device_info does not hold, for --json: CL_DEVICE_VERSION and
+ * CL_PLATFORM_VERSION ("" where unreadable). */
+typedef struct versions {
+    char device[128];
+    char platform[128];
+} versions;
+
+static void read_versions(cl_platform_id platform, cl_device_id device,
+                          versions *v)
+{
+    v->device[0] = v->platform[0] = '\0';
+    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof v->device,
+                        v->device, NULL) != CL_SUCCESS)
+        v->device[0] = '\0';
+    if (clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v->platform,
+                          v->platform, NULL) != CL_SUCCESS)
+        v->platform[0] = '\0';
+}
+
+/* --json's self_test_runs: each path the self-test ran on, in order. */
+static void print_self_test_runs(const xwg_device_info *info)
+{
+    printf(", \"self_test_runs\": [");
+    for (cl_uint i = 0; i < info->self_test_runs; i++) {
+        const xwg_self_test_run *r = &info->self_test_run[i];
+        printf("%s{\"path\": \"%s\", \"result\": \"%s\", \"status\": \"%s\", "
+               "\"wrong_reads\": %u, \"groups\": %u}",
+               i ? ", " : "", xwg_atomics_path_name(r->path),
+               xwg_self_test_result_name(r->result),
+               xwg_status_name(r->status), r->errors, r->groups);
+    }
+    printf("]");
+}
+
 static void print_device(const cli_args *a, const xwg_device_info *info,
-                         const row *rows, size_t n, int pi, int di,
-                         int first)
+                         const versions *v, const row *rows, size_t n,
+                         int pi, int di, int first)
 {
     const char *path = xwg_atomics_path_name(info->atomics_path);
     if (a->json) {
         printf("%s\n  {\"platform\": ", first ? "" : ",");
         json_string(info->platform_name);
+        printf(", \"platform_version\": ");
+        json_string(v->platform);
         printf(", \"platform_index\": %d, \"device\": ", pi);
         json_string(info->device_name);
         printf(", \"device_index\": %d, \"driver_version\": ", di);
         json_string(info->driver_version);
+        printf(", \"device_version\": ");
+        json_string(v->device);
         printf(", \"device_type\": \"%s\", \"opencl_c\": ",
                info->device_type & CL_DEVICE_TYPE_GPU ? "gpu"
                : info->device_type & CL_DEVICE_TYPE_CPU ? "cpu"
@@ -122,6 +160,7 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
                info->self_test_errors, info->self_test_groups,
                info->self_test_episodes);
         json_string(info->self_test_detail);
+        print_self_test_runs(info);
         printf(", \"occupancy\": [");
         for (size_t i = 0; i < n; i++)
             printf("%s\n    {\"local_size\": %zu, \"local_mem\": %llu, "
@@ -290,8 +329,11 @@ static int run_device(const cli_args *a, cl_platform_id platform,
                 n++;
         }
     }
-    if (err == XWG_SUCCESS)
-        print_device(a, &info, rows, n, pi, di, first);
+    if (err == XWG_SUCCESS) {
+        versions v;
+        read_versions(platform, device, &v);
+        print_device(a, &info, &v, rows, n, pi, di, first);
+    }
     if (err == XWG_SUCCESS && discovery_failed)
         err = XWG_ERROR_DISCOVERY_FAILED;
     free(log);
