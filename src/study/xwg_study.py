@@ -126,37 +126,73 @@ class Study:
         share = dict(SHARES)[step] / rest
         return max(0.0, self.left() * share)
 
-    def run(self, step, tool, argv):
+    def run(self, step, tool, argv, again=False):
         """Runs one tool within the step's budget. Returns its stdout, or
-        None (the step is recorded as failed, timed_out or skipped)."""
+        None (the step is recorded as failed, timed_out or skipped).
+        AGAIN: the step's second run (sized from a pilot, see sized()),
+        recorded in the step's one record: its seconds add up, and a
+        timeout leaves an ok step ok, the pilot's figures standing."""
         path = find_tool(tool, self.dirs)
-        record = {"name": step, "tool": tool, "status": "ok",
-                  "seconds": 0.0, "message": ""}
-        self.steps.append(record)
+        if again:
+            record = self.steps[-1]
+            before = dict(record)
+        else:
+            record = {"name": step, "tool": tool, "status": "ok",
+                      "seconds": 0.0, "message": ""}
+            self.steps.append(record)
         limit = self.budget(step)
         if path is None:
             record.update(status="skipped", message="%s not found" % tool)
             say("%s: skipped (%s not found)" % (step, tool))
             return None
         if limit < 1.0:
-            record.update(status="skipped", message="no time left")
+            if not again:
+                record.update(status="skipped", message="no time left")
             say("%s: skipped (no time left)" % step)
             return None
         say("%s: %s, at most %.0f s" % (step, tool, limit))
         t0 = time.monotonic()
         code, stdout, stderr = run_bounded(
             self.args.runner.split() + [path] + argv, limit, self.env)
-        record["seconds"] = round(time.monotonic() - t0, 3)
+        record["seconds"] = round(record["seconds"] + time.monotonic() - t0,
+                                  3)
         if code is None:
             record.update(status="timed_out",
                           message="stopped after %.0f s" % limit)
             say("%s: timed out after %.0f s" % (step, limit))
+            if again and before["status"] == "ok":
+                record.update(status="ok", message="the sized run was "
+                              "stopped after %.0f s; the pilot's figures "
+                              "stand" % limit)
         elif code != 0:
             last = (stderr.strip().splitlines() or ["(no message)"])[-1]
             record.update(status="failed", message="exit %d: %s"
                           % (code, last))
             say("%s: failed (%s)" % (step, record["message"]))
         return stdout
+
+    def sized(self, step, tool, argv_for, pilot, full, unit_seconds):
+        """Runs TOOL with argv_for(n, csv) for a pilot of size PILOT, then,
+        if it passed, once more at the size that fits into half of what is
+        left of the step's budget, at most FULL: a slow device (a
+        simulator) still gets a measurement, a fast one the full run.
+        unit_seconds(csv) is the device time that one unit of size took in
+        the pilot, read from its own figures; the rest of the pilot's time
+        (start-up, builds, discovery) is taken to recur. Returns the CSV
+        files written, the pilot's first."""
+        t0 = time.monotonic()
+        self.run(step, tool, argv_for(pilot, step + "-pilot.csv"))
+        took = time.monotonic() - t0
+        files = [step + "-pilot.csv"]
+        unit = unit_seconds(files[0])
+        if not unit > 0:
+            unit = took / pilot
+        fixed = max(0.0, took - pilot * unit)
+        n = min(full, int((self.budget(step) * 0.5 - fixed) / unit))
+        if self.steps[-1]["status"] == "ok" and n >= 2 * pilot:
+            self.run(step, tool, argv_for(n, step + ".csv"), again=True)
+            files.append(step + ".csv")
+        return files
 
     def json_output(self, out, valid):
         """OUT, the last step's stdout, parsed as JSON, or None where it does
@@ -207,7 +243,8 @@ def xwg_version(s):
 
 
 def device_part(d):
-    keys = ("platform", "device", "driver_version", "device_type",
+    keys = ("platform", "platform_version", "device", "device_version",
+            "driver_version", "device_type",
             "opencl_c", "opencl_c_max", "compute_units",
             "max_work_group_size", "local_mem_size",
             "atomic_memory_capabilities", "atomic_fence_capabilities")
@@ -221,31 +258,61 @@ def self_test_part(d):
             "wrong_reads": d.get("self_test_errors"),
             "groups": d.get("self_test_groups"),
             "episodes": d.get("self_test_episodes"),
-            "detail": d.get("self_test_detail")}
+            "detail": d.get("self_test_detail"),
+            "runs": d.get("self_test_runs", [])}
+
+
+def forced_path(runs):
+    """The atomics path a refused device's later steps are forced onto:
+    the path whose self-test ran to the end and read the most wrong
+    values (rusticl on Zink: cl20, whose plain loads read stale data,
+    rather than cl12, whose discovery never completes), so that the
+    stress shows what a user forcing the device would get. None when no
+    run finished."""
+    done = [r for r in runs if r.get("status") == "XWG_SUCCESS"]
+    if not done:
+        return None
+    return max(done, key=lambda r: r.get("wrong_reads", 0))["path"]
 
 
 def bench(s, platform):
-    e1, e2 = ("16", "216") if s.args.quick else ("64", "1064")
+    """xwg-bench's barrier and relaunch rows at full occupancy: a pilot of
+    few episodes, then as many as the budget fits (at most 1064; the
+    figure is the difference of runs of e1 and e2 episodes). A
+    configuration the sized run measured replaces the pilot's."""
     sizes = LOCAL_SIZES[:2] if s.args.quick else LOCAL_SIZES
-    s.run("bench", "xwg-bench", [
-        "--platform-name", platform, "--local-sizes",
-        ",".join(map(str, sizes)), "--algos", "xf,counter,tree",
-        "--e1", e1, "--e2", e2, "--csv", os.path.join(s.scratch, "bench.csv"),
-        "--label", "study"])
+    full = 216 if s.args.quick else 1064
+
+    def argv(e2, name):
+        return ["--platform-name", platform, "--local-sizes",
+                ",".join(map(str, sizes)), "--algos", "xf,counter,tree",
+                "--e1", str(max(4, e2 // 16)), "--e2", str(e2),
+                "--csv", os.path.join(s.scratch, name), "--label", "study"]
+
+    def unit_seconds(name):
+        # Each configuration runs e1 and e2 episodes: about twice e2's.
+        return sum(2e-6 * float(r["us"]) for r in s.csv_rows(name)
+                   if r.get("occupancy") == "full" and
+                   r.get("us", "").replace(".", "", 1).isdigit())
+
+    rows = {}
+    for name in s.sized("bench", "xwg-bench", argv, 24, full, unit_seconds):
+        for r in s.csv_rows(name):
+            if r.get("occupancy") != "full":
+                continue
+            # A difference of two timed runs: on a busy CPU device the
+            # noise can outweigh it, even below zero. Such a figure is no
+            # measurement: null.
+            try:
+                us = float(r["us"])
+                row = {"local_size": int(r["local_size"]),
+                       "groups": int(r["groups"]),
+                       "us": us if us > 0 else None}
+            except (TypeError, ValueError):
+                continue                # a line cut short by a timeout
+            rows[(r["variant"], row["local_size"])] = row
     barrier, relaunch = [], []
-    for r in s.csv_rows("bench.csv"):
-        if r.get("occupancy") != "full":
-            continue
-        # A difference of two timed runs: on a busy CPU device the noise
-        # can outweigh it, even below zero. Such a figure is no
-        # measurement: null.
-        try:
-            us = float(r["us"])
-            row = {"local_size": int(r["local_size"]),
-                   "groups": int(r["groups"]), "us": us if us > 0 else None}
-        except (TypeError, ValueError):
-            continue                    # a line cut short by a timeout
-        v = r["variant"]
+    for (v, _), row in sorted(rows.items(), key=lambda kv: kv[0][1]):
         if v.startswith("barrier/"):
             barrier.append(dict(row, algo=v.split("/", 1)[1]))
         elif v == "relaunch/readback":
@@ -254,16 +321,43 @@ def bench(s, platform):
 
 
 def stress(s, platform):
-    s.run("stress", "barrier_driver", [
-        "--platform-name", platform, "--local-size", "64", "--episodes",
-        "500" if s.args.quick else "20000", "--launches", "2", "--only",
-        "stress", "--csv", os.path.join(s.scratch, "stress.csv"),
-        "--label", "study"])
-    return [{"algo": r["variant"], "local_size": int(r["local_size"]),
-             "groups": int(r["groups"]), "episodes": int(r["episodes"]),
-             "wrong_values": int(r["errors"]), "result": r["result"]}
-            for r in s.csv_rows("stress.csv", STRESS_COLUMNS)
-            if r.get("test") == "stress"]
+    """barrier_driver's data-checked stress of each algorithm, in two
+    launches: a pilot of 200 episodes, then as many as the budget fits
+    (at most 20,000); each algorithm's figures are the two runs'
+    together."""
+    full = 500 if s.args.quick else 20000
+
+    def argv(episodes, name):
+        return ["--platform-name", platform, "--local-size", "64",
+                "--episodes", str(episodes), "--launches", "2", "--only",
+                "stress", "--csv", os.path.join(s.scratch, name),
+                "--label", "study"]
+
+    def unit_seconds(name):
+        rows = [r for r in s.csv_rows(name, STRESS_COLUMNS)
+                if r.get("test") == "stress"]
+        try:   # a row's episodes are both launches'
+            return sum(2 * float(r["seconds"]) / int(r["episodes"])
+                       for r in rows)
+        except (ValueError, ZeroDivisionError):
+            return 0.0
+
+    algos = {}
+    for name in s.sized("stress", "barrier_driver", argv, 200, full,
+                        unit_seconds):
+        for r in s.csv_rows(name, STRESS_COLUMNS):
+            if r.get("test") != "stress":
+                continue
+            a = algos.setdefault(r["variant"], {
+                "algo": r["variant"], "local_size": int(r["local_size"]),
+                "groups": 0, "episodes": 0, "wrong_values": 0,
+                "result": "pass"})
+            a["groups"] = max(a["groups"], int(r["groups"]))
+            a["episodes"] += int(r["episodes"])
+            a["wrong_values"] += int(r["errors"])
+            if r["result"] != "pass":
+                a["result"] = r["result"]
+    return list(algos.values())
 
 
 def litmus(s, platform):
@@ -276,7 +370,8 @@ def litmus(s, platform):
             isinstance(r, dict) and all(k in r for k in keys) for r in v)
     ) or []
     forbidden = [r for r in rows if r.get("weak_is") == "forbidden"]
-    return {"variants": len(rows),
+    return {"rows": [{k: r.get(k) for k in keys + ("runs",)} for r in rows],
+            "variants": len(rows),
             "weak_allowed": sum(r["weak"] for r in rows
                                 if r.get("weak_is") != "forbidden"),
             "weak_forbidden": sum(r["weak"] for r in forbidden),
@@ -325,6 +420,16 @@ def summary(doc):
                                  d["driver_version"], doc["verdict"].upper())]
     t = doc["self_test"]
     lines.append("  self-test %s: %s" % (t["verdict"], t["detail"]))
+    if len(t.get("runs", [])) > 1:
+        lines.append("  paths tried: " + "; ".join(
+            "%s %s, %d wrong reads of %d groups%s" % (
+                r["path"], r["result"], r["wrong_reads"], r["groups"],
+                "" if r["status"] == "XWG_SUCCESS" else " (%s)" % r["status"])
+            for r in t["runs"]))
+    if doc.get("forced"):
+        lines.append("  measured forced: XWG_SELF_TEST=report%s" % (
+            ", XWG_ATOMICS=" + doc["forced"]["atomics"]
+            if doc["forced"]["atomics"] else ""))
     if doc["verdict"] == "refused":
         lines.append("  xwg refuses this device: xwg_context_create() "
                      "returns XWG_ERROR_UNSUPPORTED_DEVICE")
@@ -337,8 +442,10 @@ def summary(doc):
         best = min(rows, key=lambda r: r["us"])
         vs = ""
         if relaunch.get(size):
-            vs = ", %.1f x faster than a relaunch with a read back (%.2f us)" \
-                % (relaunch[size] / best["us"], relaunch[size])
+            ratio = relaunch[size] / best["us"]
+            vs = ", %.1f x %s than a relaunch with a read back (%.2f us)" \
+                % (ratio if ratio >= 1 else 1 / ratio,
+                   "faster" if ratio >= 1 else "slower", relaunch[size])
         lines.append("  %4d work-items, %d groups: barrier %.2f us (%s)%s"
                      % (size, best["groups"], best["us"], best["algo"], vs))
     bad = [s for s in doc["steps"] if s["status"] != "ok"]
@@ -397,10 +504,17 @@ def main(argv):
                "discovery": [{k: o[k] for k in (
                    "local_size", "local_mem", "groups_min", "groups_median",
                    "groups_max", "time_ms")} for o in d.get("occupancy", [])]}
+        doc["forced"] = None
         if doc["self_test"]["verdict"] == "refused":
+            path = s.env.get("XWG_ATOMICS") or \
+                forced_path(doc["self_test"]["runs"])
             say("the self-test failed: the rest runs forced "
-                "(XWG_SELF_TEST=report), under the watchdog")
+                "(XWG_SELF_TEST=report%s), under the watchdog"
+                % (", XWG_ATOMICS=" + path if path else ""))
             s.env["XWG_SELF_TEST"] = "report"
+            if path:
+                s.env["XWG_ATOMICS"] = path
+            doc["forced"] = {"atomics": path, "self_test": "report"}
         platform = d["platform"]
         doc["barrier"], doc["relaunch"] = bench(s, platform)
         doc["stress"] = stress(s, platform)
