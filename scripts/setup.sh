@@ -9,7 +9,8 @@ packages=(build-essential cmake ninja-build pkg-config
           ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd mesa-opencl-icd oclgrind
           check spin python3 python3-matplotlib
-          python3-pyopencl python3-numpy python3-pytest python3-setuptools)
+          python3-pyopencl python3-numpy python3-pytest python3-setuptools
+          python3-venv)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()

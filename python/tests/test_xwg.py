@@ -58,11 +58,11 @@ def refcount(obj, info):
 
 
 def settled(obj, info, want):
-    """The reference count, once it has fallen to want (PoCL drops a
-    finished command's references from a worker thread), or what it is
-    after 5 s."""
+    """The reference count, once it has fallen to want or below (PoCL
+    drops a finished command's references from a worker thread), or what
+    it is after 5 s. Callers compare: a count below want is a bug too."""
     deadline = time.monotonic() + 5
-    while refcount(obj, info) != want and time.monotonic() < deadline:
+    while refcount(obj, info) > want and time.monotonic() < deadline:
         time.sleep(0.01)
     return refcount(obj, info)
 
@@ -165,6 +165,83 @@ def test_references_are_given_back(cl_env):
     assert settled(kernel, cl.kernel_info, kernel_before) == kernel_before
     del kernel, program  # each holds the context too
     assert settled(context, ctx_info, before) == before
+
+
+def test_launches_leave_the_queue_count_as_it_was(cl_env):
+    # Each launch's events hold the user's queue until xwg releases them:
+    # a launch that kept one would keep the queue (and its context)
+    # alive after the caller let go, one more reference per launch.
+    context, device, queue = cl_env
+    q_info = cl.command_queue_info
+    before = refcount(queue, q_info)
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build(MISUSED), "misused")
+        xc.launch(queue, kernel, 16, groups=1)  # discovery, then the kernel
+        queue.finish()
+        # PoCL's buffers keep their last command's event, and so its
+        # queue: xwg's pooled state buffer may hold the queue once until
+        # close(). Launches beyond the first add nothing.
+        first = settled(queue, q_info, before + 1)
+        assert first <= before + 1
+        for _ in range(4):
+            xc.launch(queue, kernel, 16, groups=1, skip_discovery=True)
+        queue.finish()
+        assert settled(queue, q_info, first) <= first
+    assert settled(queue, q_info, before) == before
+
+
+def test_a_failed_build_gives_back_its_references(cl_env):
+    # The program a failed build created holds the context: kept, it
+    # would keep the OpenCL context alive after every compile error.
+    context, device, _ = cl_env
+    ctx_info = cl.context_info
+    with xwg.Context(context, device) as xc:
+        before = refcount(context, ctx_info)
+        for _ in range(2):
+            with pytest.raises(xwg.XwgError) as e:
+                xc.build("__kernel void k(XWG_STATE) { nope(); }")
+            assert e.value.name == "XWG_ERROR_BUILD_FAILED"
+        assert settled(context, ctx_info, before) == before
+        # Bad options fail the build without a compile: the same holds.
+        with pytest.raises(xwg.XwgError):
+            xc.build(MISUSED, options="-cl-no-such-option")
+        assert settled(context, ctx_info, before) == before
+
+
+def test_a_failed_launch_gives_back_its_references(cl_env):
+    # A launch refused before it runs, and one that ran and timed out:
+    # neither may keep the queue or the kernel (beyond what the xwg
+    # context keeps of the kernel, until close()), or the caller's
+    # objects outlive it, one reference more after every failure.
+    context, device, queue = cl_env
+    q_info, k_info = cl.command_queue_info, cl.kernel_info
+    queue_before = refcount(queue, q_info)
+    xc = xwg.Context(context, device)
+    plain = cl.Kernel(xc.build("__kernel void plain(__global int *a)"
+                               " { a[0] = 1; }"), "plain")
+    plain.set_arg(0, cl.Buffer(context, cl.mem_flags.READ_WRITE, 4))
+    plain_before = refcount(plain, k_info)
+    with pytest.raises(xwg.XwgError, match="XWG_ERROR_NO_STATE_ARG"):
+        xc.launch(queue, plain, 16)
+    # Refused before anything was enqueued: nothing may have changed.
+    assert settled(plain, k_info, plain_before) == plain_before
+    assert settled(queue, q_info, queue_before) == queue_before
+
+    misused = cl.Kernel(xc.build(MISUSED), "misused")
+    misused_before = refcount(misused, k_info)
+    for _ in range(3):
+        with pytest.raises(xwg.XwgError) as e:
+            xc.launch(queue, misused, 16, groups=2, skip_discovery=True,
+                      watchdog_ms=200)
+        assert e.value.name == "XWG_ERROR_BARRIER_TIMEOUT"
+        queue.finish()
+        # At most PoCL's one reference from the state buffer's last
+        # command (as above), however many launches failed.
+        assert settled(queue, q_info, queue_before + 1) <= queue_before + 1
+    xc.close()
+    assert settled(queue, q_info, queue_before) == queue_before
+    assert settled(misused, k_info, misused_before) == misused_before
+    assert settled(plain, k_info, plain_before) == plain_before
 
 
 def test_handles_keep_all_64_bits():

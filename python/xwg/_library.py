@@ -1,5 +1,8 @@
-"""_library.py - finds libxwg and declares the C functions this package
-calls, with their argument and result types, and the structs they take.
+"""_library.py - finds libxwg (in the order of python/README.md:
+XWG_LIBRARY, the path recorded at install time in xwg/_config.py,
+pkg-config, the system's library path) and declares the C functions
+this package calls, with their argument and result types, and the
+structs they take.
 
 Every OpenCL handle crosses as ctypes.c_void_p, built from PyOpenCL's
 int_ptr: ctypes' default conversion of a Python int is a C int, which
@@ -70,12 +73,26 @@ class DeviceInfo(ctypes.Structure):
                 ("self_test_detail", ctypes.c_char * 256)]
 
 
+def _installed():
+    """What setup.py recorded at install time (xwg/_config.py): the
+    library's path or None, and how it was found or why not. A source
+    tree (PYTHONPATH=python, an editable install) has no record."""
+    try:
+        from . import _config
+    except ImportError:
+        return None, None
+    return _config.LIBRARY, _config.FOUND
+
+
 def _candidates():
     """Where libxwg may be, in the order of python/README.md."""
     env = os.environ.get("XWG_LIBRARY")
     if env:
         yield env
         return
+    recorded, _ = _installed()
+    if recorded:
+        yield recorded
     try:
         libdir = subprocess.run(
             ["pkg-config", "--variable=libdir", "xwg"], capture_output=True,
@@ -93,19 +110,36 @@ def _candidates():
 
 def _load():
     tried = []
-    for path in _candidates():
+    for candidate in _candidates():
         try:
-            return ctypes.CDLL(path)
+            return ctypes.CDLL(candidate), candidate
         except OSError as e:
-            tried.append("%s (%s)" % (path, e))
+            tried.append("%s (%s)" % (candidate, e))
+    if os.environ.get("XWG_LIBRARY"):
+        where = "XWG_LIBRARY is set, so it is the only place tried"
+    else:
+        recorded, found = _installed()
+        if found is None:
+            where = "no install-time record: a source tree or an " \
+                    "editable install"
+        elif recorded:
+            where = "the library recorded at install time, %s, did not " \
+                    "load" % recorded
+        else:
+            where = "none was recorded at install time (%s)" % found
+        where += "; then pkg-config and the system's library path were " \
+                 "searched"
     raise ImportError(
-        "xwg: cannot find the C library libxwg; build and install it "
-        "(cmake --install), then set PKG_CONFIG_PATH to its "
-        "lib/pkgconfig or XWG_LIBRARY to libxwg.so. Tried: " +
-        "; ".join(tried))
+        "xwg: cannot find the C library libxwg (%s). Install it (cmake "
+        "--install build --prefix P), then set XWG_LIBRARY=P/lib/libxwg.so "
+        "or PKG_CONFIG_PATH=P/lib/pkgconfig, either for this run or for "
+        "`pip install ./python`, which then records the library. "
+        "Tried: %s" %
+        (where, "; ".join(tried)))
 
 
-lib = _load()
+# path: the candidate that loaded, as given to the dynamic linker.
+lib, path = _load()
 libc = ctypes.CDLL(None)
 libc.free.argtypes = [c_void_p]
 libc.free.restype = None
