@@ -33,9 +33,14 @@ Table kinds (tables.toml):
          with `ratio = [A, B]` is column A over column B of the same line.
   A table reads `study = "FOLDER"` instead of `csv`: one row per file
   that xwg-study wrote in results/FOLDER (study_files.py; a file that
-  breaks results/study/schema.json stops the render, naming it); one
-  that reads `not_run = "FILE"` lists the implementations of that TOML
-  file, each marked not run (study_files.not_run).
+  breaks results/study/schema.json stops the render, naming it). With
+  `each = "PART"` (or a list of parts), one row per entry of that part
+  of each file instead ("discovery", "litmus.rows"), with the file's
+  name, device, platform and verdict beside the entry's fields, so a
+  new device's file adds its rows with no code change; a file without
+  entries keeps one row of '-'. A table that reads `not_run = "FILE"`
+  lists the implementations of that TOML file, each marked not run
+  (study_files.not_run).
 """
 import csv
 import glob
@@ -89,7 +94,7 @@ def number(text):
         return None
 
 
-def fmt(value, spec):
+def fmt(value, spec="%s"):
     """A cell: '-' for no value, else VALUE through the %-format SPEC."""
     if value is None:
         return "-"
@@ -134,16 +139,19 @@ class Table:
 
     def study_rows(self, folder):
         """The rows of a study table: one per file xwg-study wrote in
-        results/FOLDER (study_files.py checks and flattens them); each
-        file is its own run, with its command and date inside."""
+        results/FOLDER, or with `each`, one per entry of those parts of
+        each file (study_files.py checks and flattens them); each file
+        is its own run, with its command and date inside."""
+        each = self.spec.get("each")
         try:
             docs = study_files.load_folder(folder)
+            rows = ([r for d in docs for r in study_files.expand(d, each)]
+                    if each else list(map(study_files.row, docs)))
         except study_files.StudyError as e:
             raise DataError("table %s: %s" % (self.name, e))
         self.csvs = ["%s/*.json" % folder]
-        rows = [r for r in map(study_files.row, docs)
-                if matches(r, self.spec.get("where"))]
-        self.runs = [r["file"] for r in rows]
+        rows = [r for r in rows if matches(r, self.spec.get("where"))]
+        self.runs = list(dict.fromkeys(r["file"] for r in rows))
         return rows
 
     def list_table(self, rows):
@@ -161,7 +169,7 @@ class Table:
             line = []
             for f in fields:
                 v = number(r[f]) if f in formats else None
-                line.append(fmt(v, formats[f]) if v is not None else r[f])
+                line.append(fmt(v, formats[f]) if v is not None else fmt(r[f]))
             self.cells.append(line)
         self.numbers = [[number(r[f]) for f in fields] for r in rows]
 
@@ -198,7 +206,8 @@ class Table:
                        if tuple(r[f] for f in key_fields) == k
                        and matches(r, col.get("where"))]
                 if agg is None:                  # "distinct": text as it is
-                    got[k] = "/".join(dict.fromkeys(raw)) or None
+                    got[k] = "/".join(v for v in dict.fromkeys(raw)
+                                      if v is not None) or None
                     continue
                 vs = [v for v in map(number, raw) if v is not None]
                 got[k] = agg(vs) * scale if vs else None
@@ -210,7 +219,7 @@ class Table:
         self.keys = [list(k) for k in keys]
         self.cells, self.numbers = [], []
         for k in keys:
-            line, nums = list(k), [number(x) for x in k]
+            line, nums = [fmt(x) for x in k], [number(x) for x in k]
             for col in columns:
                 v = values[col["head"]][k]
                 spec_fmt = col.get("format", "%.2f" if "ratio" in col
@@ -273,9 +282,12 @@ def draw(plot, tables, plt):
     if plot.get("kind", "line") == "bar":
         width = 0.8 / len(heads)
         for i, h in enumerate(heads):
-            ax.bar([j + i * width for j in range(len(xs))],
-                   [v if v is not None else 0 for v in t.column(h)],
-                   width, label=h)
+            # A line without a value has no bar (a zero would break a
+            # log scale).
+            bars = [(j + i * width, v) for j, v in enumerate(t.column(h))
+                    if v is not None]
+            ax.bar([b[0] for b in bars], [b[1] for b in bars], width,
+                   label=h)
         ax.set_xticks([j + 0.4 - width / 2 for j in range(len(xs))])
         ax.set_xticklabels(xs, rotation=plot.get("rotate", 0),
                            ha="right" if plot.get("rotate") else "center")

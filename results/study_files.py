@@ -7,6 +7,11 @@ into table rows.
                        rules (src/study/xwg_study.py); a file that fails
                        raises StudyError naming the file and the problem;
   row(doc)             one line of the study table, flat, as text;
+  expand(doc, each)    the lines of a table that takes one row per
+                       entry of a part of the file (each = "discovery",
+                       "litmus.rows", or a list of such parts), flat,
+                       as text, each with the file's identity
+                       (ident(doc));
   not_run(path)        the rows of results/PATH, a TOML list of the
                        implementations that cannot be reached here
                        ([[vendor]]: what public sources say each promises),
@@ -89,13 +94,18 @@ def verdict_problems(doc):
 
 
 def check(doc, schema=None):
-    schema = schema or json.load(open(SCHEMA_PATH))
+    schema = schema or load_schema()
     found = problems(doc, schema)
     return found or verdict_problems(doc)
 
 
+def load_schema():
+    with open(SCHEMA_PATH) as f:
+        return json.load(f)
+
+
 def load_folder(folder):
-    schema = json.load(open(SCHEMA_PATH))
+    schema = load_schema()
     paths = sorted(p for p in glob.glob(os.path.join(HERE, folder, "*.json"))
                    if os.path.abspath(p) != SCHEMA_PATH)
     docs = []
@@ -111,6 +121,101 @@ def load_folder(folder):
         doc["_file"] = os.path.basename(p)
         docs.append(doc)
     return docs
+
+
+def ident(doc):
+    """What names the file a row comes from: its file name, that name
+    without .json (short and unique, where two files may share a
+    device's name), the device, its platform and driver, and the file's
+    verdict."""
+    d = doc["device"]
+    return {"file": doc["_file"],
+            "name": os.path.splitext(doc["_file"])[0],
+            "device": d["device"],
+            "platform": "%s %s" % (d["platform"], d["driver_version"]),
+            "verdict": doc["verdict"]}
+
+
+def types_of(schema):
+    t = schema.get("type", [])
+    return t if isinstance(t, list) else [t]
+
+
+def part_fields(schema, part):
+    """The fields of an entry of PART ("litmus.rows": a dotted path into
+    the file) that a table can show: its properties in SCHEMA that hold
+    a value or a list of strings, not an object or a list of objects.
+    StudyError if the schema has no such part, so that a typo in a
+    table's `each` cannot pass as an empty list."""
+    s = schema
+    for key in part.split("."):
+        if key not in s.get("properties", {}):
+            raise StudyError("the schema has no part %r" % part)
+        s = s["properties"][key]
+    if "array" in types_of(s):
+        s = s.get("items", {})
+    if "object" not in types_of(s):
+        raise StudyError("part %r holds no objects" % part)
+    return [k for k, sub in s.get("properties", {}).items()
+            if "object" not in types_of(sub) and not (
+                "array" in types_of(sub) and
+                "object" in types_of(sub.get("items", {})))]
+
+
+def text(value):
+    """A value of the file as a table's text: None for no value (the
+    table shows '-'), a list of strings joined with commas."""
+    if value is None or value == []:
+        return None
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def expand(doc, each, schema=None):
+    """One row per entry of each part that EACH names (a part that is
+    one object gives one row; one the file lacks, or null, gives none),
+    with every field of the part's entries (part_fields, None where an
+    entry lacks it), `part` (which part it came from) and the file's
+    identity (ident, which wins over an entry's field of the same
+    name). A file with no entry at all still gives one row, its fields
+    None, so that every file has a line in every table and a device
+    without figures shows '-' rather than vanishing."""
+    schema = schema or load_schema()
+    parts = each if isinstance(each, list) else [each]
+    fields = {p: part_fields(schema, p) for p in parts}
+    every = list(dict.fromkeys(k for p in parts for k in fields[p]))
+    base = dict.fromkeys(every + ["part"])
+    rows = []
+    for p in parts:
+        value = doc
+        for key in p.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        entries = value if isinstance(value, list) else \
+            [value] if isinstance(value, dict) else []
+        for e in entries:
+            r = dict(base, part=p)
+            r.update({k: text(e.get(k)) for k in fields[p]})
+            rows.append(dict(r, **ident(doc)))
+    return rows or [dict(base, **ident(doc))]
+
+
+def self_test_cell(t):
+    """The self-test's cell: for a refused device whose file names each
+    atomics path the self-test tried (self_test.runs), what each read
+    or why it stopped; otherwise the verdict, wrong reads and groups."""
+    if t["verdict"] == "refused" and t.get("runs"):
+        return "refused: " + "; ".join(
+            "%s %d wrong reads of %d groups" % (r["path"], r["wrong_reads"],
+                                                 r["groups"])
+            if r["wrong_reads"] else "%s %s" % (
+                r["path"], r["status"] if r["status"] != "XWG_SUCCESS"
+                else r["result"])
+            for r in t["runs"])
+    return "%s: %d wrong reads%s, %d groups" % (
+        t["verdict"], t["wrong_reads"],
+        " in %d episodes" % t["episodes"] if t["episodes"] else "",
+        t["groups"])
 
 
 def row(doc, size=256):
@@ -132,16 +237,11 @@ def row(doc, size=256):
     if verdict == "refused":
         verdict = "refused (%s)" % ("%d wrong reads" % t["wrong_reads"]
                                     if t["wrong_reads"] else t["detail"])
-    return {
-        "file": doc["_file"],
-        "device": d["device"],
-        "platform": "%s %s" % (d["platform"], d["driver_version"]),
+    return dict(ident(doc), **{
+        "opencl": d.get("device_version") or "-",
         "opencl_c": d["opencl_c"],
         "path": doc["atomics"]["path"],
-        "self_test": "%s: %d wrong reads%s, %d groups" % (
-            t["verdict"], t["wrong_reads"],
-            " in %d episodes" % t["episodes"] if t["episodes"] else "",
-            t["groups"]),
+        "self_test": self_test_cell(t),
         "groups": num(disc[0]["groups_median"] if disc else None, "%d"),
         "discovery_ms": num(disc[0]["time_ms"] if disc else None, "%.2f"),
         "barrier_us": ("%.2f (%s)" % (best["us"], best["algo"])
@@ -155,7 +255,7 @@ def row(doc, size=256):
                    if stress else "-"),
         "litmus_forbidden": "%d" % doc["litmus"]["weak_forbidden"],
         "verdict": verdict,
-    }
+    })
 
 
 NOT_RUN_KEYS = ("name", "implementation", "opencl", "opencl_c", "atomics",

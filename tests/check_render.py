@@ -14,18 +14,26 @@ and the renderer refuses data that breaks its contract.
      - a document naming a table that does not exist (exit 2)
      - a CSV value changed without rendering again   (--check: exit 1)
    and the unbroken copy must pass.
-3. results/record.py on a scratch copy: a run that replaces another is
+3. A new device needs no code change: on a scratch copy, a copy of a
+   study file under a new name and device (carrying the optional fields
+   that older files lack: device_version, self_test.runs, litmus.rows,
+   forced) makes render.py add its lines, and only those, to every
+   table that reads the study's files (study-devices and each table
+   with `each`, as tables.toml lists them), after which --check passes.
+4. results/record.py on a scratch copy: a run that replaces another is
    recorded and renders, and --more adds its rows to a second CSV; an
    existing run id, --more for a CSV that holds the run or for a run
    runs.csv lacks, and a file without the CSV's columns are refused, and
    change nothing.
 Exits 0 if all hold, 1 otherwise, saying which did not.
 """
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 
 def run(root, *args):
@@ -56,6 +64,73 @@ def edit(path, old, new):
         raise SystemExit("check_render: %r not in %s" % (old, path))
     with open(path, "w", encoding="utf-8") as f:
         f.write(text.replace(old, new, 1))
+
+
+def table_lines(d, name):
+    """The body lines of results/tables/NAME.md in D: header and rule
+    left out."""
+    path = os.path.join(d, "results", "tables", name + ".md")
+    if not os.path.exists(path):
+        return []
+    lines = [l for l in open(path, encoding="utf-8").read().splitlines()
+             if l.startswith("| ")]
+    return lines[2:]
+
+
+def check_new_device(root):
+    """A copy of one study file under a new name, its device renamed, is
+    a new device's file: render.py must give it lines in every study
+    table without any code change (the study's renderer takes any number
+    of files), and add nothing else. Without this, a table drawn from a
+    fixed list of devices, or from the first file only, would pass."""
+    d = scratch(root)
+    study = os.path.join(d, "results", "study")
+    with open(os.path.join(d, "results", "tables.toml"), "rb") as f:
+        names = [t["name"] for t in tomllib.load(f)["table"] if "study" in t]
+    try:
+        with open(os.path.join(study, "nvidia-h200.json")) as f:
+            doc = json.load(f)
+        doc["device"]["device"] = "Check Device"
+        doc["device"]["device_version"] = "OpenCL 3.0 check"
+        doc["device"]["platform_version"] = "OpenCL 3.0 check"
+        doc["self_test"]["runs"] = [{"path": "ptx", "result": "passed",
+                                     "status": "XWG_SUCCESS",
+                                     "wrong_reads": 0, "groups": 4224}]
+        doc["litmus"]["rows"] = [{"test": "MP", "placement": "inter",
+                                  "fence": "device", "weak": 0,
+                                  "weak_is": "forbidden", "iterations": 50}]
+        doc["forced"] = None
+        with open(os.path.join(study, "zz-check-device.json"), "w") as f:
+            json.dump(doc, f)
+        before = {n: table_lines(d, n) for n in names}
+        p = subprocess.run([sys.executable, os.path.join(
+            d, "results", "render.py")], capture_output=True, text=True)
+        if p.returncode != 0:
+            return ["a new device's file: render.py exited %d (%s)" %
+                    (p.returncode, p.stderr.strip())]
+        failures = []
+        for n in names:
+            after = table_lines(d, n)
+            added = [l for l in after if l not in before[n]]
+            if not added or len(after) != len(before[n]) + len(added) or \
+                    not all("zz-check-device" in l or "Check Device" in l
+                            for l in added):
+                failures.append("a new device's file: table %s gained %s"
+                                % (n, added or "no line"))
+        want = {"study-devices": "OpenCL 3.0 check",
+                "study-litmus-rows": "| MP | inter | device |"}
+        for n, text in want.items():
+            if n in names and not any(text in l for l in table_lines(d, n)):
+                failures.append("a new device's file: table %s lacks %r"
+                                % (n, text))
+        if run(d, "--check")[0] != 0:
+            failures.append("a new device's file: --check fails after "
+                            "rendering")
+        if len(names) < 2:
+            failures.append("tables.toml has %d study tables" % len(names))
+        return failures
+    finally:
+        shutil.rmtree(d)
 
 
 RECORD_CHECKS = 6
@@ -155,12 +230,14 @@ def main():
                                 (what, got, err.strip(), want, message))
         finally:
             shutil.rmtree(d)
+    new_device = check_new_device(root)
+    failures += new_device
     failures += check_record(root)
     for f in failures:
         print("check_render: FAIL: %s" % f)
-    total = len(cases) + 2 + RECORD_CHECKS
-    print("check_render: %d of %d checks passed" %
-          (total - len(failures), total))
+    total = len(cases) + 3 + RECORD_CHECKS
+    passed = total - len(failures) + max(0, len(new_device) - 1)
+    print("check_render: %d of %d checks passed" % (passed, total))
     return 1 if failures else 0
 
 
