@@ -172,16 +172,16 @@ class Study:
         return stdout
 
     def sized(self, step, tool, argv_for, pilot, full, unit_seconds):
-        """Runs TOOL with argv_for(n, csv) for a pilot of size PILOT, then,
-        if it passed, once more at the size that fits into half of what is
-        left of the step's budget, at most FULL: a slow device (a
-        simulator) still gets a measurement, a fast one the full run.
-        unit_seconds(csv) is the device time that one unit of size took in
-        the pilot, read from its own figures; the rest of the pilot's time
-        (start-up, builds, discovery) is taken to recur. Returns the CSV
-        files written, the pilot's first."""
+        """Runs TOOL for a pilot of size PILOT (argv_for(PILOT, csv,
+        True)), then, if it passed, once more (argv_for(n, csv, False)) at
+        the size n that fits into half of what is left of the step's
+        budget, at most FULL: a slow device (a simulator) still gets a
+        measurement, a fast one the full run. unit_seconds(csv) is what
+        one unit of n is expected to take, from the pilot's own figures;
+        the rest of the pilot's time (start-up, builds, discovery) is taken
+        to recur. Returns the CSV files written, the pilot's first."""
         t0 = time.monotonic()
-        self.run(step, tool, argv_for(pilot, step + "-pilot.csv"))
+        self.run(step, tool, argv_for(pilot, step + "-pilot.csv", True))
         took = time.monotonic() - t0
         files = [step + "-pilot.csv"]
         unit = unit_seconds(files[0])
@@ -190,7 +190,8 @@ class Study:
         fixed = max(0.0, took - pilot * unit)
         n = min(full, int((self.budget(step) * 0.5 - fixed) / unit))
         if self.steps[-1]["status"] == "ok" and n >= 2 * pilot:
-            self.run(step, tool, argv_for(n, step + ".csv"), again=True)
+            self.run(step, tool, argv_for(n, step + ".csv", False),
+                     again=True)
             files.append(step + ".csv")
         return files
 
@@ -278,25 +279,32 @@ def forced_path(runs):
 def bench(s, platform):
     """xwg-bench's barrier and relaunch rows at full occupancy: a pilot of
     few episodes, then as many as the budget fits (at most 1064; the
-    figure is the difference of runs of e1 and e2 episodes). A
-    configuration the sized run measured replaces the pilot's."""
+    figure is the difference of runs of e1 and e2 episodes); the pilot
+    at the smallest size only, as a simulator takes minutes for even a
+    few episodes of 1024 work-items. A configuration the sized run
+    measured replaces the pilot's."""
     sizes = LOCAL_SIZES[:2] if s.args.quick else LOCAL_SIZES
     full = 216 if s.args.quick else 1064
 
-    def argv(e2, name):
+    def argv(e2, name, pilot):
         return ["--platform-name", platform, "--local-sizes",
-                ",".join(map(str, sizes)), "--algos", "xf,counter,tree",
-                "--e1", str(max(4, e2 // 16)), "--e2", str(e2),
+                ",".join(map(str, sizes[:1] if pilot else sizes)),
+                "--algos", "xf,counter,tree",
+                "--e1", str(max(2, e2 // 16)), "--e2", str(e2),
                 "--csv", os.path.join(s.scratch, name), "--label", "study"]
 
     def unit_seconds(name):
-        # Each configuration runs e1 and e2 episodes: about twice e2's.
-        return sum(2e-6 * float(r["us"]) for r in s.csv_rows(name)
-                   if r.get("occupancy") == "full" and
-                   r.get("us", "").replace(".", "", 1).isdigit())
+        # Each configuration runs e1 and e2 episodes: about twice e2's;
+        # the sized run's larger groups are taken to cost in proportion to
+        # their work-items, as on a CPU or a simulator (a GPU's cost
+        # hardly grows, and its full run fits anyway).
+        per_size = sum(2e-6 * float(r["us"]) for r in s.csv_rows(name)
+                       if r.get("occupancy") == "full" and
+                       r.get("us", "").replace(".", "", 1).isdigit())
+        return per_size * sum(size / sizes[0] for size in sizes)
 
     rows = {}
-    for name in s.sized("bench", "xwg-bench", argv, 24, full, unit_seconds):
+    for name in s.sized("bench", "xwg-bench", argv, 10, full, unit_seconds):
         for r in s.csv_rows(name):
             if r.get("occupancy") != "full":
                 continue
@@ -327,7 +335,7 @@ def stress(s, platform):
     together."""
     full = 500 if s.args.quick else 20000
 
-    def argv(episodes, name):
+    def argv(episodes, name, pilot):
         return ["--platform-name", platform, "--local-size", "64",
                 "--episodes", str(episodes), "--launches", "2", "--only",
                 "stress", "--csv", os.path.join(s.scratch, name),
