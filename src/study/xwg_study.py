@@ -378,7 +378,8 @@ def litmus(s, platform):
             isinstance(r, dict) and all(k in r for k in keys) for r in v)
     ) or []
     forbidden = [r for r in rows if r.get("weak_is") == "forbidden"]
-    return {"rows": [{k: r.get(k) for k in keys + ("runs",)} for r in rows],
+    return {"rows": [{k: r.get(k) for k in keys + ("runs", "iterations")}
+                     for r in rows],
             "variants": len(rows),
             "weak_allowed": sum(r["weak"] for r in rows
                                 if r.get("weak_is") != "forbidden"),
