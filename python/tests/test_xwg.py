@@ -97,6 +97,32 @@ def test_build_error_raises_with_its_log(cl_env):
         assert "XWG_ERROR_BUILD_FAILED" in str(e.value)
 
 
+def test_an_error_says_nothing_of_an_earlier_one(cl_env):
+    # A refused launch, then a build error: the second XwgError must carry
+    # its own reason, not the launch's (xwg_last_error() is emptied by
+    # every call).
+    context, device, queue = cl_env
+    with xwg.Context(context, device) as xc:
+        kernel = cl.Kernel(xc.build(MISUSED), "misused")
+        with pytest.raises(xwg.XwgError) as first:
+            xc.launch(queue, kernel, 0)
+        assert "local_size" in first.value.message
+        with pytest.raises(xwg.XwgError) as second:
+            xc.build("__kernel void k(XWG_STATE) { XWG_DISCOVER(); nope(); }")
+        assert "local_size" not in second.value.message
+
+
+def test_info_lists_each_path_the_self_test_ran(cl_env):
+    context, device, _ = cl_env
+    with xwg.Context(context, device) as xc:
+        info = xc.info()
+    runs = info["self_test_run"]
+    assert runs, "the self-test ran on no path"
+    assert runs[-1]["path"] == info["atomics_path"]
+    assert runs[-1]["wrong_reads"] == info["self_test_errors"]
+    assert runs[-1]["status"] == "XWG_SUCCESS"
+
+
 def test_kernel_without_state_raises_no_state_arg(cl_env):
     context, device, queue = cl_env
     with xwg.Context(context, device) as xc:

@@ -52,6 +52,12 @@ class Occupancy(ctypes.Structure):
                 ("kernel_ms", ctypes.c_double), ("from_cache", c_int)]
 
 
+class SelfTestRun(ctypes.Structure):
+    """xwg_self_test_run."""
+    _fields_ = [("path", c_int), ("result", c_int), ("status", c_int),
+                ("errors", c_uint), ("groups", c_uint)]
+
+
 class DeviceInfo(ctypes.Structure):
     """xwg_device_info."""
     _fields_ = [("size", c_size_t), ("platform_name", ctypes.c_char * 128),
@@ -70,7 +76,9 @@ class DeviceInfo(ctypes.Structure):
                 ("discovery_window_polls", c_uint), ("barrier", c_int),
                 ("self_test", c_int), ("self_test_errors", c_uint),
                 ("self_test_groups", c_uint), ("self_test_episodes", c_uint),
-                ("self_test_detail", ctypes.c_char * 256)]
+                ("self_test_detail", ctypes.c_char * 256),
+                ("self_test_runs", c_uint),
+                ("self_test_run", SelfTestRun * 3)]
 
 
 def _installed():
@@ -157,6 +165,7 @@ _declare("xwg_status_string", c_char_p, c_int)
 _declare("xwg_last_error", c_char_p)
 _declare("xwg_atomics_path_name", c_char_p, c_int)
 _declare("xwg_barrier_algo_name", c_char_p, c_int)
+_declare("xwg_self_test_result_name", c_char_p, c_int)
 _declare("xwg_options_init", None, ctypes.POINTER(Options))
 _declare("xwg_context_create", c_int, c_void_p, c_void_p,
          ctypes.POINTER(Options), ctypes.POINTER(c_void_p))
