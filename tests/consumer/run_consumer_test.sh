@@ -5,22 +5,24 @@
 # Usage: run_consumer_test.sh <source dir> <build dir> <cmake command> [mode]
 #   mode: cmake     - find_package(xwg) + xwg::xwg (tests/consumer/cmake_app)
 #         pkgconfig - `pkg-config --cflags --libs xwg` and plain cc
-#         all       - both (the default)
+#         tools     - the installed bin/ and libexec/xwg/ executables run
+#                     with no LD_LIBRARY_PATH (needs XWG_BUILD_CLI)
+#         all       - all three (the default)
 # Every mode first installs <build dir> into a fresh temporary prefix (not
 # the configured one) and checks the installed libxwg.so: SONAME
-# libxwg.so.0, and only xwg_* symbols exported; the pkgconfig mode then
-# moves the prefix. It is removed on exit.
+# libxwg.so.0, and only xwg_* symbols exported; the pkgconfig and tools
+# modes then move the prefix. It is removed on exit.
 set -euo pipefail
 
 if [[ $# -lt 3 || $# -gt 4 ]]; then
-  echo "usage: $0 <source dir> <build dir> <cmake command> [cmake|pkgconfig|all]" >&2
+  echo "usage: $0 <source dir> <build dir> <cmake command> [cmake|pkgconfig|tools|all]" >&2
   exit 2
 fi
 src_dir=$(cd "$1" && pwd)
 build_dir=$(cd "$2" && pwd)
 cmake_cmd=$3
 mode=${4:-all}
-case "$mode" in cmake|pkgconfig|all) ;; *) echo "bad mode: $mode" >&2; exit 2;; esac
+case "$mode" in cmake|pkgconfig|tools|all) ;; *) echo "bad mode: $mode" >&2; exit 2;; esac
 
 fail() { echo "consumer test: FAIL: $*" >&2; exit 1; }
 
@@ -110,4 +112,35 @@ if [[ "$mode" == pkgconfig || "$mode" == all ]]; then
   LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     run_app "$tmp/app_pc"
   echo "== [pkgconfig] PASS"
+fi
+
+# ---- (3) The installed tools, from a moved prefix ---------------------------
+# Users run bin/xwg-discover straight from wherever the prefix lies: each
+# installed executable must find libxwg.so.0 through its RPATH ($ORIGIN,
+# CMakeLists.txt), so LD_LIBRARY_PATH is cleared for every check.
+if [[ "$mode" == tools || "$mode" == all ]]; then
+  moved=$tmp/moved
+  [[ -d "$moved" ]] || mv "$prefix" "$moved"
+  lib=$moved/$libdir
+  [[ -x "$moved/bin/xwg-discover" ]] || fail "bin/xwg-discover not installed"
+  for tool in "$moved"/bin/xwg-* "$moved"/libexec/xwg/*; do
+    [[ -f "$tool" && -x "$tool" ]] || continue
+    head -c 4 "$tool" | grep -q ELF || continue # xwg-study is Python
+    deps=$(env -u LD_LIBRARY_PATH ldd "$tool")
+    ! grep -q 'not found' <<<"$deps" ||
+      fail "${tool#"$moved"/} misses a library: $(grep 'not found' <<<"$deps" | xargs)"
+    # $ORIGIN gives bin/../lib: compare the paths resolved.
+    resolved=$(awk '/libxwg\.so/ { print $3 }' <<<"$deps")
+    [[ -z "$resolved" ]] || resolved=$(readlink -f "$resolved")
+    [[ -z "$resolved" || "$resolved" == "$(readlink -f "$lib")/"* ]] ||
+      fail "${tool#"$moved"/} loads libxwg from '$resolved', not $lib"
+    echo "== [tools] ${tool#"$moved"/}: libxwg ${resolved:-linked statically}"
+  done
+  for tool in xwg-discover xwg-litmus; do
+    [[ -x "$moved/bin/$tool" ]] || continue
+    version=$(env -u LD_LIBRARY_PATH "$moved/bin/$tool" --version) ||
+      fail "bin/$tool --version exited with status $?"
+    echo "== [tools] bin/$tool --version: $version"
+  done
+  echo "== [tools] PASS"
 fi
