@@ -486,17 +486,21 @@ XWG_EXPORT const char *xwg_kernel_library_source(void);
 /* For a program built outside xwg_program_build() (PyOpenCL, an offline
  * build): exactly what xwg_program_build() would use on this context.
  * xwg_program_source_prefix() gives the source to put before the user's
- * (the path's defines, the kernel-side library, "#line 1");
- * xwg_program_options() the build options (the OpenCL C standard,
- * -cl-kernel-arg-info, which launches need to find the XWG_STATE
- * parameter, the caller's `options`, and the barrier set). `options` are
- * the caller's own (may be NULL): they can change both. Each writes its
- * text, NUL-terminated, into buf (size bytes) and its size with the NUL
- * into *needed (needed may be NULL). buf NULL with size 0 asks for the
- * size alone. Errors: XWG_ERROR_INVALID_ARGUMENT (ctx NULL, buf NULL or
- * too small: nothing written; options defining a bad XWG_BARRIERS),
- * XWG_ERROR_OUT_OF_HOST_MEMORY. A program built without these gets, at
- * launch, XWG_ERROR_NO_STATE_ARG with a message that says what is missing.
+ * (the path's defines, the collectives' scratch size, the kernel-side
+ * library, "#line 1"); xwg_program_options() the build options (the
+ * OpenCL C standard, -cl-kernel-arg-info, which launches need to find the
+ * XWG_STATE parameter, the caller's `options`, and the barrier set). Such
+ * a program needs both, each given the same `options`: the prefix sets no
+ * build option, and the options define no atomics path (the kernel
+ * library's #error names both calls where the path is missing).
+ * `options` are the caller's own (may be NULL): they can change both.
+ * Each writes its text, NUL-terminated, into buf (size bytes) and its
+ * size with the NUL into *needed (needed may be NULL). buf NULL with size
+ * 0 asks for the size alone. Errors: XWG_ERROR_INVALID_ARGUMENT (ctx
+ * NULL, buf NULL or too small: nothing written; options defining a bad
+ * XWG_BARRIERS), XWG_ERROR_OUT_OF_HOST_MEMORY. A program built without
+ * -cl-kernel-arg-info gets, at launch, XWG_ERROR_NO_STATE_ARG with a
+ * message that says what is missing.
  *
  *     size_t n;
  *     xwg_program_options(xc, NULL, NULL, 0, &n);

@@ -236,7 +236,7 @@ inline void xwg__fence_acquire(void)
 }
 
 #else
-#error "xwg: define XWG_PATH_CL20 or XWG_PATH_CL12 (xwg_program_build does)"
+#error "xwg: XWG_PATH_CL20 or XWG_PATH_CL12 undefined: build with xwg_program_build(), or put xwg_program_source_prefix() before the source and build with xwg_program_options()"
 #endif
 
 /* The kernel parameter that carries xwg's state. Any position in the

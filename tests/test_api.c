@@ -420,6 +420,9 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
     ck_assert(strstr(prefix, xwg_kernel_library_source()) != NULL);
     ck_assert(strstr(options, "-cl-kernel-arg-info") != NULL);
     ck_assert(strstr(options, "-DUSERS=1") != NULL);
+    /* The path's define is the prefix's alone, as the header says. */
+    ck_assert(strstr(prefix, "#define XWG_PATH_CL") != NULL);
+    ck_assert(strstr(options, "XWG_PATH_") == NULL);
 
     const char *user = "__kernel void k(__global uint *out, XWG_STATE)\n"
                        "{\n"
@@ -459,6 +462,69 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
     assert_invalid(xwg_program_options(env.xc, "-DXWG_BARRIERS=tree", NULL,
                                        0, &options_n),
                    "xwg_program_options: options define XWG_BARRIERS");
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    free(prefix);
+    free(options);
+    test_env_close(&env);
+}
+END_TEST
+
+/* A program built elsewhere with xwg's prefix and every option of
+ * xwg_program_options() but -cl-kernel-arg-info: a launch cannot find the
+ * XWG_STATE parameter, returns XWG_ERROR_NO_STATE_ARG, and
+ * xwg_last_error() names the missing option and the call that gives it.
+ * Without that sentence the user holds a bare status for a kernel that
+ * does declare XWG_STATE. */
+START_TEST(launch_without_arg_info_names_the_missing_option)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    size_t prefix_n = 0, options_n = 0;
+    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, NULL, 0,
+                                               &prefix_n),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(env.xc, NULL, NULL, 0, &options_n),
+                     XWG_SUCCESS);
+    char *prefix = malloc(prefix_n), *options = malloc(options_n);
+    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, prefix,
+                                               prefix_n, NULL),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(env.xc, NULL, options, options_n,
+                                         NULL),
+                     XWG_SUCCESS);
+    char *flag = strstr(options, "-cl-kernel-arg-info");
+    ck_assert_ptr_nonnull(flag);
+    memset(flag, ' ', strlen("-cl-kernel-arg-info"));
+
+    const char *sources[] = {prefix, good_source};
+    int err;
+    cl_program prog =
+        clCreateProgramWithSource(env.cl, 2, sources, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clBuildProgram(prog, 1, &env.device, options, NULL, NULL),
+                     CL_SUCCESS);
+    cl_kernel k = clCreateKernel(prog, "k", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    clReleaseProgram(prog);
+    /* OpenCL lets an implementation keep the names anyway; PoCL does not,
+     * and on one that did this test could not see the message. */
+    char name[64];
+    ck_assert_msg(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name,
+                                     name, NULL) ==
+                      CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                  "argument names kept without -cl-kernel-arg-info");
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    int status = xwg_launch(env.xc, env.queue, k, 64, &li);
+    ck_assert_msg(status == XWG_ERROR_NO_STATE_ARG, "xwg_launch returned %s",
+                  xwg_status_name(status));
+    ck_assert_msg(strstr(xwg_last_error(), "-cl-kernel-arg-info") != NULL &&
+                      strstr(xwg_last_error(), "xwg_program_options()") !=
+                          NULL,
+                  "xwg_last_error() does not say what is missing: \"%s\"",
+                  xwg_last_error());
     clReleaseKernel(k);
     clReleaseMemObject(out);
     free(prefix);
@@ -942,6 +1008,7 @@ int main(void)
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, build_log_names_a_missing_macro);
     tcase_add_test(device, programs_built_elsewhere_get_xwgs_prefix_and_options);
+    tcase_add_test(device, launch_without_arg_info_names_the_missing_option);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device, launch_rejects_bad_input_and_leaks_nothing);
     tcase_add_test(device,

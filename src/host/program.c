@@ -122,7 +122,9 @@ int xwg_program_build(xwg_context *ctx, const char *source,
 
 /* The source that goes before the user's: the path's defines, the
  * collectives' scratch size, the kernel-side library and "#line 1";
- * malloc'd, or NULL when out of memory. */
+ * malloc'd, or NULL when out of memory. The defines live here alone, not
+ * also in build_options(): the library that needs them comes with them,
+ * and a program built elsewhere takes both texts (include/xwg_barrier.h). */
 static char *source_prefix(const xwg_context *ctx, const char *options)
 {
     const char *path_define =
