@@ -395,6 +395,50 @@ START_TEST(build_log_names_a_missing_macro)
 }
 END_TEST
 
+/* Asks xwg_program_source_prefix() and xwg_program_options() for their
+ * sizes, then their texts (malloc'd, into *prefix and *options, each
+ * built with `user_options`); returns the prefix's size with its NUL. */
+static size_t get_prefix_and_options(xwg_context *xc, const char *user_options,
+                                     char **prefix, char **options)
+{
+    size_t prefix_n = 0, options_n = 0;
+    ck_assert_int_eq(xwg_program_source_prefix(xc, user_options, NULL, 0,
+                                               &prefix_n),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(xc, user_options, NULL, 0,
+                                         &options_n),
+                     XWG_SUCCESS);
+    *prefix = malloc(prefix_n);
+    *options = malloc(options_n);
+    ck_assert_int_eq(xwg_program_source_prefix(xc, user_options, *prefix,
+                                               prefix_n, NULL),
+                     XWG_SUCCESS);
+    ck_assert_int_eq(xwg_program_options(xc, user_options, *options,
+                                         options_n, NULL),
+                     XWG_SUCCESS);
+    return prefix_n;
+}
+
+/* Kernel `name` of a program built as a user would outside
+ * xwg_program_build(): prefix, then source, with options. */
+static cl_kernel build_elsewhere(test_env *env, const char *prefix,
+                                 const char *source, const char *options,
+                                 const char *name)
+{
+    const char *sources[] = {prefix, source};
+    int err;
+    cl_program prog =
+        clCreateProgramWithSource(env->cl, 2, sources, NULL, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clBuildProgram(prog, 1, &env->device, options, NULL,
+                                    NULL),
+                     CL_SUCCESS);
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    clReleaseProgram(prog);
+    return k;
+}
+
 /* A program built without xwg_program_build(), from the prefix and the
  * options that xwg hands out, launches as one built by it; each call
  * reports its size, and refuses a buffer too small without writing it. */
@@ -402,20 +446,10 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
 {
     test_env env;
     test_env_open(&env, NULL);
-    size_t prefix_n = 0, options_n = 0;
-    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, NULL, 0,
-                                               &prefix_n),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_program_options(env.xc, "-DUSERS=1", NULL, 0,
-                                         &options_n),
-                     XWG_SUCCESS);
-    char *prefix = malloc(prefix_n), *options = malloc(options_n);
-    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, prefix,
-                                               prefix_n, NULL),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_program_options(env.xc, "-DUSERS=1", options,
-                                         options_n, NULL),
-                     XWG_SUCCESS);
+    char *prefix, *options;
+    size_t prefix_n = get_prefix_and_options(env.xc, "-DUSERS=1", &prefix,
+                                             &options);
+    size_t options_n = strlen(options) + 1;
     ck_assert_uint_eq(strlen(prefix) + 1, prefix_n);
     ck_assert(strstr(prefix, xwg_kernel_library_source()) != NULL);
     ck_assert(strstr(options, "-cl-kernel-arg-info") != NULL);
@@ -431,15 +465,7 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
                        "    if (get_local_id(0) == 0)\n"
                        "        out[xwg_group_id()] = 5u + USERS;\n"
                        "}\n";
-    const char *sources[] = {prefix, user};
-    int err;
-    cl_program prog =
-        clCreateProgramWithSource(env.cl, 2, sources, NULL, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    ck_assert_int_eq(clBuildProgram(prog, 1, &env.device, options, NULL, NULL),
-                     CL_SUCCESS);
-    cl_kernel k = clCreateKernel(prog, "k", &err);
-    clReleaseProgram(prog);
+    cl_kernel k = build_elsewhere(&env, prefix, user, options, "k");
     cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
     test_fill(&env, out, 0, 1);
     clSetKernelArg(k, 0, sizeof out, &out);
@@ -480,33 +506,13 @@ START_TEST(launch_without_arg_info_names_the_missing_option)
 {
     test_env env;
     test_env_open(&env, NULL);
-    size_t prefix_n = 0, options_n = 0;
-    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, NULL, 0,
-                                               &prefix_n),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_program_options(env.xc, NULL, NULL, 0, &options_n),
-                     XWG_SUCCESS);
-    char *prefix = malloc(prefix_n), *options = malloc(options_n);
-    ck_assert_int_eq(xwg_program_source_prefix(env.xc, NULL, prefix,
-                                               prefix_n, NULL),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_program_options(env.xc, NULL, options, options_n,
-                                         NULL),
-                     XWG_SUCCESS);
+    char *prefix, *options;
+    get_prefix_and_options(env.xc, NULL, &prefix, &options);
     char *flag = strstr(options, "-cl-kernel-arg-info");
     ck_assert_ptr_nonnull(flag);
     memset(flag, ' ', strlen("-cl-kernel-arg-info"));
 
-    const char *sources[] = {prefix, good_source};
-    int err;
-    cl_program prog =
-        clCreateProgramWithSource(env.cl, 2, sources, NULL, &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    ck_assert_int_eq(clBuildProgram(prog, 1, &env.device, options, NULL, NULL),
-                     CL_SUCCESS);
-    cl_kernel k = clCreateKernel(prog, "k", &err);
-    ck_assert_int_eq(err, CL_SUCCESS);
-    clReleaseProgram(prog);
+    cl_kernel k = build_elsewhere(&env, prefix, good_source, options, "k");
     /* OpenCL lets an implementation keep the names anyway; PoCL does not,
      * and on one that did this test could not see the message. */
     char name[64];
