@@ -10,7 +10,8 @@ within its time limit, and never calls a refused device safe.
 2. the time bound holds whatever the tools do: with stand-in tools
    (--tools) whose discovery answers at once and whose other three never
    end, the run still ends within its limit, with those steps timed out
-   and the file written;
+   and the file written; and a stress whose pilot passes but whose sized
+   run never ends keeps the pilot's rows and reads timed out, never ok;
 3. the checks can fail: a file without its stress part, and files that
    call a device safe while its self-test refused it, its stress read
    wrong values, or its litmus tests saw a forbidden outcome, are each
@@ -55,14 +56,31 @@ def run_study(study, out, limit, *extra):
             time.monotonic() - t0)
 
 
-def stand_in_tools(folder, discover_json):
-    """xwg-discover that prints DISCOVER_JSON; the other tools sleep."""
+# A barrier_driver whose pilot (its --csv ends in -pilot.csv) passes at
+# once, and whose sized run then never ends.
+STRESS_PILOT_ONLY = """csv=""
+while [ $# -gt 0 ]; do [ "$1" = --csv ] && csv=$2; shift; done
+case $csv in *-pilot.csv)
+  for a in xf counter tree; do
+    echo "study,stand-in,cl20,stress,$a,64,2,400,0,0.01,pass," >> "$csv"
+  done
+  exit 0 ;;
+esac
+exec sleep 1000
+"""
+
+
+def stand_in_tools(folder, discover_json, stress=None):
+    """xwg-discover that prints DISCOVER_JSON; the other tools sleep
+    (barrier_driver runs the shell text STRESS, where given)."""
     with open(os.path.join(folder, "discover.json"), "w") as f:
         json.dump([discover_json], f)
     scripts = {"xwg-discover": "cat '%s'\n" % os.path.join(folder,
                                                           "discover.json")}
     for tool in ("xwg-bench", "barrier_driver", "xwg-litmus"):
         scripts[tool] = "exec sleep 1000\n"
+    if stress:
+        scripts["barrier_driver"] = stress
     for tool, body in scripts.items():
         path = os.path.join(folder, tool)
         with open(path, "w") as f:
@@ -132,6 +150,22 @@ def main():
                  for s in ("bench", "stress", "litmus")):
             failures.append("with tools that never end, the steps read %s"
                             % steps)
+        # A stress whose pilot passes and whose sized run never ends: the
+        # step stays timed out (the pilot's rows kept), never ok.
+        checks += 1
+        stand_in_tools(tools, discovered, STRESS_PILOT_ONLY)
+        out = os.path.join(work, "cut.json")
+        p, took = run_study(study, out, 12, "--tools", tools)
+        cut = (json.load(open(out)) if p.returncode == 0 and
+               os.path.exists(out) else None)
+        stress_step = [s for s in (cut or {}).get("steps", [])
+                       if s["name"] == "stress"]
+        if cut is None or not stress_step or len(cut["stress"]) != 3:
+            failures.append("a stress cut short: no file, or not the "
+                            "pilot's 3 rows (exit %d)" % p.returncode)
+        elif stress_step[0]["status"] != "timed_out":
+            failures.append("a stress whose sized run never ended reads %r"
+                            % stress_step[0]["status"])
     else:
         failures.append("the time bound: not checked (no real file)")
 

@@ -34,12 +34,15 @@ portability study's table needs:
   steps       what each tool did: ok, failed (its message), timed out or
               skipped, and its seconds.
 
-Progress goes to stderr, a summary to stdout: safe, refused or untested,
-and the barrier against a relaunch. A device that fails the self-test is
-still measured, with XWG_SELF_TEST=report forcing it, under the watchdog;
-the file says refused. The whole run ends within --time-limit (default
-300 s; a tool that runs past its share is stopped and its step marked
-timed_out), so the command never hangs.
+Bench and stress each run a pilot first, then once more at the size that
+half their remaining share fits by the pilot's pace: a simulator still
+gets figures, a GPU the full run. The self_test part lists each atomics
+path the self-test tried (runs). A device that fails the self-test is
+still measured under the watchdog, forced with XWG_SELF_TEST=report onto
+the path that read the most wrong values (the file's `forced`); the file
+says refused. The whole run ends within --time-limit (default 300 s; a
+tool that runs past its share is stopped and its step marked timed_out,
+the pilot's figures kept), so the command never hangs.
 
 Exit status: 0 when the file was written (whatever the verdict), 1 when
 no device was found or the file could not be written, 2 for bad
@@ -130,12 +133,12 @@ class Study:
         """Runs one tool within the step's budget. Returns its stdout, or
         None (the step is recorded as failed, timed_out or skipped).
         AGAIN: the step's second run (sized from a pilot, see sized()),
-        recorded in the step's one record: its seconds add up, and a
-        timeout leaves an ok step ok, the pilot's figures standing."""
+        recorded in the step's one record: its seconds add up, and its
+        status is the step's (a stress cut short proves no more than one
+        that hung: the verdict cannot say safe)."""
         path = find_tool(tool, self.dirs)
         if again:
             record = self.steps[-1]
-            before = dict(record)
         else:
             record = {"name": step, "tool": tool, "status": "ok",
                       "seconds": 0.0, "message": ""}
@@ -157,13 +160,9 @@ class Study:
         record["seconds"] = round(record["seconds"] + time.monotonic() - t0,
                                   3)
         if code is None:
-            record.update(status="timed_out",
-                          message="stopped after %.0f s" % limit)
+            record.update(status="timed_out", message="%sstopped after %.0f s"
+                          % ("the sized run, " if again else "", limit))
             say("%s: timed out after %.0f s" % (step, limit))
-            if again and before["status"] == "ok":
-                record.update(status="ok", message="the sized run was "
-                              "stopped after %.0f s; the pilot's figures "
-                              "stand" % limit)
         elif code != 0:
             last = (stderr.strip().splitlines() or ["(no message)"])[-1]
             record.update(status="failed", message="exit %d: %s"
@@ -171,15 +170,19 @@ class Study:
             say("%s: failed (%s)" % (step, record["message"]))
         return stdout
 
-    def sized(self, step, tool, argv_for, pilot, full, unit_seconds):
+    def sized(self, step, tool, argv_for, pilot, full, unit_seconds,
+              growth=(1, 1)):
         """Runs TOOL for a pilot of size PILOT (argv_for(PILOT, csv,
         True)), then, if it passed, once more (argv_for(n, csv, False)) at
         the size n that fits into half of what is left of the step's
         budget, at most FULL: a slow device (a simulator) still gets a
         measurement, a fast one the full run. unit_seconds(csv) is what
-        one unit of n is expected to take, from the pilot's own figures;
-        the rest of the pilot's time (start-up, builds, discovery) is taken
-        to recur. Returns the CSV files written, the pilot's first."""
+        one unit of size took in the pilot, from its own figures; the rest
+        of the pilot's time (start-up, builds, discovery) is taken to
+        recur. GROWTH: how many times the sized run repeats that fixed
+        part, and what one unit costs there against the pilot's (a run of
+        more configurations than the pilot's). Returns the CSV files
+        written, the pilot's first."""
         t0 = time.monotonic()
         self.run(step, tool, argv_for(pilot, step + "-pilot.csv", True))
         took = time.monotonic() - t0
@@ -188,7 +191,8 @@ class Study:
         if not unit > 0:
             unit = took / pilot
         fixed = max(0.0, took - pilot * unit)
-        n = min(full, int((self.budget(step) * 0.5 - fixed) / unit))
+        n = min(full, int((self.budget(step) * 0.5 - fixed * growth[0]) /
+                          (unit * growth[1])))
         if self.steps[-1]["status"] == "ok" and n >= 2 * pilot:
             self.run(step, tool, argv_for(n, step + ".csv", False),
                      again=True)
@@ -265,11 +269,11 @@ def self_test_part(d):
 
 def forced_path(runs):
     """The atomics path a refused device's later steps are forced onto:
-    the path whose self-test ran to the end and read the most wrong
-    values (rusticl on Zink: cl20, whose plain loads read stale data,
-    rather than cl12, whose discovery never completes), so that the
-    stress shows what a user forcing the device would get. None when no
-    run finished."""
+    the path whose self-test returned (status XWG_SUCCESS, whatever its
+    result) with the most wrong values read (rusticl on Zink: cl20, whose
+    plain loads read stale data, rather than cl12, whose discovery never
+    completes), so that the stress shows what a user forcing the device
+    would get. None when no run returned."""
     done = [r for r in runs if r.get("status") == "XWG_SUCCESS"]
     if not done:
         return None
@@ -294,17 +298,20 @@ def bench(s, platform):
                 "--csv", os.path.join(s.scratch, name), "--label", "study"]
 
     def unit_seconds(name):
-        # Each configuration runs e1 and e2 episodes: about twice e2's;
-        # the sized run's larger groups are taken to cost in proportion to
-        # their work-items, as on a CPU or a simulator (a GPU's cost
-        # hardly grows, and its full run fits anyway).
-        per_size = sum(2e-6 * float(r["us"]) for r in s.csv_rows(name)
-                       if r.get("occupancy") == "full" and
-                       r.get("us", "").replace(".", "", 1).isdigit())
-        return per_size * sum(size / sizes[0] for size in sizes)
+        # Each configuration runs e1 + e2 episodes, e1 = e2 / 16.
+        return sum(1.07e-6 * float(r["us"]) for r in s.csv_rows(name)
+                   if r.get("occupancy") == "full" and
+                   r.get("us", "").replace(".", "", 1).isdigit())
+
+    # The sized run repeats the builds and discovery at every size, and its
+    # larger groups are taken to cost in proportion to their work-items,
+    # as on a CPU or a simulator (a GPU's cost hardly grows, and its full
+    # run fits anyway).
+    growth = (len(sizes), sum(size / sizes[0] for size in sizes))
 
     rows = {}
-    for name in s.sized("bench", "xwg-bench", argv, 10, full, unit_seconds):
+    for name in s.sized("bench", "xwg-bench", argv, 10, full, unit_seconds,
+                        growth):
         for r in s.csv_rows(name):
             if r.get("occupancy") != "full":
                 continue
