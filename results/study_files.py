@@ -218,6 +218,16 @@ def self_test_cell(t):
         t["groups"])
 
 
+def path_cell(doc):
+    """The atomics path xwg chose, and the one a refused device's figures
+    were measured on where it was forced onto another."""
+    chosen = doc["atomics"]["path"]
+    forced = (doc.get("forced") or {}).get("atomics")
+    if forced and forced != chosen:
+        return "%s (measured forced on %s)" % (chosen, forced)
+    return chosen
+
+
 def row(doc, size=256):
     """The study table's line for one file, at SIZE work-items."""
     d, t = doc["device"], doc["self_test"]
@@ -240,7 +250,7 @@ def row(doc, size=256):
     return dict(ident(doc), **{
         "opencl": d.get("device_version") or "-",
         "opencl_c": d["opencl_c"],
-        "path": doc["atomics"]["path"],
+        "path": path_cell(doc),
         "self_test": self_test_cell(t),
         "groups": num(disc[0]["groups_median"] if disc else None, "%d"),
         "discovery_ms": num(disc[0]["time_ms"] if disc else None, "%.2f"),
