@@ -40,6 +40,7 @@ START_TEST(rusticl_is_refused_by_default)
     xwg_options_init(&opts);
     opts.self_test = XWG_SELF_TEST_REPORT;
     ck_assert_int_eq(xwg_context_create(cl, device, &opts, &xc), XWG_SUCCESS);
+    ck_assert_str_eq(xwg_last_error(), ""); /* a success says no more */
     xwg_device_info info = XWG_DEVICE_INFO_INIT;
     xwg_context_query(xc, &info);
     ck_assert_int_eq(info.self_test, XWG_SELF_TEST_FAILED);
@@ -54,8 +55,10 @@ START_TEST(rusticl_is_refused_by_default)
     ck_assert_int_eq(chosen->result, info.self_test);
     ck_assert_uint_eq(chosen->errors, info.self_test_errors);
     ck_assert_uint_eq(chosen->groups, info.self_test_groups);
-    /* A path given up reads wrong values, or could not finish. */
+    /* A path given up reads wrong values, or could not finish, or (on a
+     * busy machine) could not decide. */
     ck_assert_msg(tried->status != XWG_SUCCESS ||
+                      tried->result == XWG_SELF_TEST_UNTESTED ||
                       (tried->result == XWG_SELF_TEST_FAILED &&
                        tried->errors > 0 && tried->groups >= 2),
                   "cl20 given up after %s, result %d, %u wrong reads",

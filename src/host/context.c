@@ -161,7 +161,7 @@ static int context_has_device(cl_context context, cl_device_id device)
 /* Runs the self-test on the current path and adds its outcome to
  * info->self_test_run, so that a path given up for another still shows
  * what it read. */
-static int run_self_test(xwg_context *ctx)
+static int self_test_and_record(xwg_context *ctx)
 {
     int err = xwg__run_self_test(ctx);
     xwg_device_info *info = &ctx->info;
@@ -189,7 +189,7 @@ static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
     char reason[sizeof info->atomics_reason];
     memcpy(reason, info->atomics_reason, sizeof reason);
     info->atomics_path = path;
-    int err = run_self_test(ctx);
+    int err = self_test_and_record(ctx);
     if (err == XWG_SUCCESS && (info->self_test == XWG_SELF_TEST_PASSED ||
                                info->self_test == XWG_SELF_TEST_ONE_GROUP)) {
         snprintf(info->atomics_reason, sizeof info->atomics_reason,
@@ -257,7 +257,7 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
         return XWG_SUCCESS;
     if (forced != XWG_ATOMICS_AUTO || info->atomics_path != XWG_ATOMICS_CL12 ||
         info->opencl_c_max < 200) {
-        int err = run_self_test(ctx);
+        int err = self_test_and_record(ctx);
         /* A forced path that the device cannot compile. */
         if (forced != XWG_ATOMICS_AUTO && (err == XWG_ERROR_BUILD_FAILED ||
                                            err == CL_INVALID_BUILD_OPTIONS))
@@ -267,7 +267,7 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
     if (self_test_keeps(ctx, XWG_ATOMICS_CL20,
                         "cl20 passed the barrier self-test, although ", ""))
         return XWG_SUCCESS;
-    return run_self_test(ctx); /* cl12, the probe's choice */
+    return self_test_and_record(ctx); /* cl12, the probe's choice */
 }
 
 int xwg_context_create(cl_context context, cl_device_id device,
@@ -378,6 +378,10 @@ int xwg_context_create(cl_context context, cl_device_id device,
         xwg_context_release(ctx);
         return err;
     }
+    /* A self-test that could not decide, or one forced past its failure,
+     * may have left a discovery's reason behind: the context is made, so
+     * the call succeeded, and says nothing more. */
+    xwg__clear_last_error();
     *out = ctx;
     return XWG_SUCCESS;
 }
