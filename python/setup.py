@@ -3,7 +3,9 @@
 absolute path in xwg/_config.py, so that a later import needs neither
 PKG_CONFIG_PATH nor XWG_LIBRARY. The search, in this order:
 
-1. XWG_LIBRARY, a path to libxwg.so;
+1. XWG_LIBRARY, a path to libxwg.so: when it is set, it alone (a path
+   that is not a file records nothing, rather than hide the mistake
+   behind pkg-config's library);
 2. `pkg-config --variable=libdir xwg` (PKG_CONFIG_PATH as it is now).
 
 A library that is not found fails nothing: _config.py then records None

@@ -107,7 +107,7 @@ def test_info_lists_each_path_the_self_test_ran(cl_env):
     context, device, _ = cl_env
     with xwg.Context(context, device) as xc:
         info = xc.info()
-    runs = info["self_test_run"]
+    runs = info["self_test_runs"]
     assert runs, "the self-test ran on no path"
     assert runs[-1]["path"] == info["atomics_path"]
     assert runs[-1]["wrong_reads"] == info["self_test_errors"]

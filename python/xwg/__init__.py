@@ -163,13 +163,13 @@ class Context:
             raw.atomics_path).decode()
         out["barrier"] = _c.lib.xwg_barrier_algo_name(raw.barrier).decode()
         # Every path the self-test ran on, in order, the chosen one last.
-        out["self_test_run"] = [{
+        out["self_test_runs"] = [{
             "path": _c.lib.xwg_atomics_path_name(r.path).decode(),
             "result": _c.lib.xwg_self_test_result_name(r.result).decode(),
             "status": _c.lib.xwg_status_name(r.status).decode(),
             "wrong_reads": r.errors, "groups": r.groups}
             for r in raw.self_test_run[:raw.self_test_runs]]
-        del out["self_test_runs"]
+        del out["self_test_run"]
         return out
 
     def build(self, source, options=None):
