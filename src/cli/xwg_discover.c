@@ -84,6 +84,15 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+/* A platform's CL_PLATFORM_NAME, _VENDOR or _VERSION ("" if unreadable:
+ * a failed call writes nothing). */
+static void platform_text(cl_platform_id platform, cl_platform_info what,
+                          char *buf, size_t size)
+{
+    buf[0] = '\0';
+    clGetPlatformInfo(platform, what, size, buf, NULL);
+}
+
 /* What xwg_device_info does not hold, for --json: CL_DEVICE_VERSION and
  * CL_PLATFORM_VERSION ("" where unreadable). */
 typedef struct versions {
@@ -94,13 +103,11 @@ typedef struct versions {
 static void read_versions(cl_platform_id platform, cl_device_id device,
                           versions *v)
 {
-    v->device[0] = v->platform[0] = '\0';
-    if (clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof v->device,
-                        v->device, NULL) != CL_SUCCESS)
-        v->device[0] = '\0';
-    if (clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof v->platform,
-                          v->platform, NULL) != CL_SUCCESS)
-        v->platform[0] = '\0';
+    v->device[0] = '\0';
+    clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof v->device, v->device,
+                    NULL);
+    platform_text(platform, CL_PLATFORM_VERSION, v->platform,
+                  sizeof v->platform);
 }
 
 /* --json's self_test_runs: each path the self-test ran on, in order. */
@@ -346,15 +353,6 @@ static int run_device(const cli_args *a, cl_platform_id platform,
     xwg_context_release(xc);
     clReleaseContext(cl);
     return err;
-}
-
-/* A platform's CL_PLATFORM_NAME or CL_PLATFORM_VENDOR ("" if unreadable). */
-static void platform_text(cl_platform_id platform, cl_platform_info what,
-                          char *buf, size_t size)
-{
-    buf[0] = '\0';
-    if (clGetPlatformInfo(platform, what, size, buf, NULL) != CL_SUCCESS)
-        buf[0] = '\0';
 }
 
 /* The refusal of a --platform-name that matches nothing: one line naming
