@@ -297,11 +297,26 @@ def bench(s, platform):
                 "--e1", str(max(2, e2 // 16)), "--e2", str(e2),
                 "--csv", os.path.join(s.scratch, name), "--label", "study"]
 
+    def full_rows(name):
+        """(variant, row) of each full-occupancy line of NAME."""
+        for r in s.csv_rows(name):
+            if r.get("occupancy") != "full":
+                continue
+            # A difference of two timed runs: on a busy CPU device the
+            # noise can outweigh it, even below zero. Such a figure is no
+            # measurement: null.
+            try:
+                us = float(r["us"])
+                yield r["variant"], {"local_size": int(r["local_size"]),
+                                     "groups": int(r["groups"]),
+                                     "us": us if us > 0 else None}
+            except (TypeError, ValueError):
+                continue                # a line cut short by a timeout
+
     def unit_seconds(name):
         # Each configuration runs e1 + e2 episodes, e1 = e2 / 16.
-        return sum(1.07e-6 * float(r["us"]) for r in s.csv_rows(name)
-                   if r.get("occupancy") == "full" and
-                   r.get("us", "").replace(".", "", 1).isdigit())
+        return sum(1.07e-6 * row["us"] for _, row in full_rows(name)
+                   if row["us"] is not None)
 
     # The sized run repeats the builds and discovery at every size, and its
     # larger groups are taken to cost in proportion to their work-items,
@@ -312,20 +327,8 @@ def bench(s, platform):
     rows = {}
     for name in s.sized("bench", "xwg-bench", argv, 10, full, unit_seconds,
                         growth):
-        for r in s.csv_rows(name):
-            if r.get("occupancy") != "full":
-                continue
-            # A difference of two timed runs: on a busy CPU device the
-            # noise can outweigh it, even below zero. Such a figure is no
-            # measurement: null.
-            try:
-                us = float(r["us"])
-                row = {"local_size": int(r["local_size"]),
-                       "groups": int(r["groups"]),
-                       "us": us if us > 0 else None}
-            except (TypeError, ValueError):
-                continue                # a line cut short by a timeout
-            rows[(r["variant"], row["local_size"])] = row
+        for variant, row in full_rows(name):
+            rows[(variant, row["local_size"])] = row
     barrier, relaunch = [], []
     for (v, _), row in sorted(rows.items(), key=lambda kv: kv[0][1]):
         if v.startswith("barrier/"):
