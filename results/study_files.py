@@ -22,6 +22,7 @@ JSON Schema that schema.json uses: type (one or a list, "null" among
 them), required, properties, items, enum
 and minimum.
 """
+import functools
 import glob
 import importlib.util
 import json
@@ -99,7 +100,9 @@ def check(doc, schema=None):
     return found or verdict_problems(doc)
 
 
+@functools.cache
 def load_schema():
+    """results/study/schema.json, read once (callers do not change it)."""
     with open(SCHEMA_PATH) as f:
         return json.load(f)
 
