@@ -248,8 +248,15 @@ def row(doc, size=256):
         return spec % v if v is not None else "-"
     verdict = doc["verdict"]
     if verdict == "refused":
-        verdict = "refused (%s)" % ("%d wrong reads" % t["wrong_reads"]
-                                    if t["wrong_reads"] else t["detail"])
+        # The reason a reader can weigh: the most wrong reads of any path
+        # the self-test tried (the last path's detail may only say that
+        # it stopped), else the stress's wrong values, else the detail.
+        reads = max([t["wrong_reads"] or 0] +
+                    [r["wrong_reads"] for r in t.get("runs", [])])
+        verdict = "refused (%s)" % (
+            "%d wrong reads" % reads if reads else
+            "%d wrong values in the stress" % wrong if wrong else
+            t["detail"])
     return dict(ident(doc), **{
         "opencl": d.get("device_version") or "-",
         "opencl_c": d["opencl_c"],

@@ -221,6 +221,25 @@ def main():
                 failures.append("verdict with a %s self-test and stress %s: "
                                 "%s, not %s" % (result, stress, got, want))
 
+        # A refused row names the most wrong reads of any path tried,
+        # not the last path's detail (rusticl on Zink: cl20 read 8,064
+        # stale values, then cl12 timed out in discovery).
+        checks += 1
+        b = copy.deepcopy(doc)
+        b["verdict"] = "refused"
+        b["self_test"].update(
+            result="failed", verdict="refused", wrong_reads=0,
+            detail="discovery timed out",
+            runs=[{"path": "cl20", "result": "failed",
+                   "status": "XWG_SUCCESS", "wrong_reads": 8064,
+                   "groups": 2},
+                  {"path": "cl12", "result": "failed",
+                   "status": "XWG_SUCCESS", "wrong_reads": 0, "groups": 0}])
+        cell = study_files.row(b)["verdict"]
+        if cell != "refused (8064 wrong reads)":
+            failures.append("a refused row whose first path read 8064 "
+                            "wrong values says %r" % cell)
+
     # 4. The rows of the implementations not run: complete, or refused.
     checks += 1
     try:
