@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# run_h200_launch.sh [OLD_TREE] - what a launch through xwg costs on the GPU
-# machine, beside a plain OpenCL launch and CUDA's plain and cooperative
-# launches, into $OUT/launch-h200.csv (xwg-launch-bench's columns):
+# run_h200_launch.sh [[LABEL=]TREE ...] - what a launch through xwg costs on
+# the GPU machine, beside a plain OpenCL launch and CUDA's plain and
+# cooperative launches, into $OUT/launch-h200.csv (xwg-launch-bench's
+# columns):
 #   xwg-launch-bench at 256 work-items, twice, labels $NAME1
 #   and -2 ($NAME: default "launch");
 #   bench/cuda/launch.cu once between them, label cuda.
-# With OLD_TREE, a source tree of an earlier commit that has
+# Each TREE, a source tree of an earlier commit or of a variant that has
 # xwg-launch-bench (for example `git archive COMMIT | tar -x -C
-# scratch/old`, passed with the device tool's carry), its benchmark too,
-# alternating with this tree's, labels old-$NAME1 and -2, so
-# that drift reaches both builds alike. Run from the repository root.
+# scratch/old`, passed with the device tool's carry), has its benchmark
+# run too, alternating with this tree's, labels LABEL-$NAME1 and -2
+# (LABEL: default "old"), so that drift reaches every build alike. Run
+# from the repository root.
 set -uo pipefail
-old=${1:-}
+trees=("$@")
 name=${NAME:-launch}
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
@@ -25,16 +27,22 @@ build() { # SOURCE BUILD_DIR
     cmake --build "$2" --target xwg-launch-bench >/dev/null
 }
 build . /tmp/xwg-build || exit 1
-[ -z "$old" ] || build "$old" /tmp/xwg-old || exit 1
+labels=()
+for i in "${!trees[@]}"; do
+  spec=${trees[$i]}
+  case $spec in *=*) labels+=("${spec%%=*}"); tree=${spec#*=} ;;
+                *) labels+=(old); tree=$spec ;; esac
+  build "$tree" "/tmp/xwg-old$i" || exit 1
+done
 nvcc -O3 -arch=sm_90 -Ibench/cuda -o /tmp/launch bench/cuda/launch.cu ||
   exit 1
 bench_args=(--platform-name NVIDIA --local-size 256 --count 1000
             --requests 2000 --csv "$csv")
 for i in 1 2; do
-  if [ -n "$old" ]; then
-    timeout 100 /tmp/xwg-old/xwg-launch-bench "${bench_args[@]}" \
-        --label "old-$name$i" || exit 1
-  fi
+  for j in "${!labels[@]}"; do
+    timeout 100 "/tmp/xwg-old$j/xwg-launch-bench" "${bench_args[@]}" \
+        --label "${labels[$j]}-$name$i" || exit 1
+  done
   timeout 100 /tmp/xwg-build/xwg-launch-bench "${bench_args[@]}" \
       --label "$name$i" || exit 1
   if [ "$i" = 1 ]; then
