@@ -21,10 +21,7 @@ limit=${STUDY_TIME_LIMIT:-150}
   echo "== PoCL"
   $study --platform-name pocl --time-limit "$limit" --out "$out/pocl-16cores-h200.json"
   if [ -f .zink/bundle.tar.xz ] && ls .gl/*.deb >/dev/null 2>&1; then
-    for f in .gl/*.deb; do dpkg -x "$f" /; done
-    ldconfig
-    export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-    export ZINK_EXTRA_LIBPATH=/usr/lib/x86_64-linux-gnu ZINK_QUIET=1
+    zink_setup
     echo "== rusticl on Zink"
     $study --runner "bash .zink/run.sh" --platform-name rusticl \
         --time-limit "$limit" --out "$out/rusticl-zink-h200.json"

@@ -27,10 +27,7 @@ mkdir -p "$out"
 log="$out/zink-$step.txt"
 source "$(dirname "$0")/h200_setup.sh" || exit 1
 cmake --build /tmp/xwg-build --target visibility_driver >/dev/null || exit 1
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export ZINK_EXTRA_LIBPATH=/usr/lib/x86_64-linux-gnu ZINK_QUIET=1
+zink_setup
 zink="bash .zink/run.sh"
 b=/tmp/xwg-build
 {
