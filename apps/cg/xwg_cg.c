@@ -42,6 +42,7 @@
 #include "cg_matrix.h"
 #include "xwg_barrier.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -308,6 +309,18 @@ typedef struct verdict {
     char why[160];
 } verdict;
 
+/* The most a converged solve's true relative residual may be where the
+ * condition number is bounded (Gershgorin's lo > 0): the device stops on
+ * its recurrence's residual, which float rounding lets drift from the
+ * true one by a few times the tolerance and by about kappa float
+ * epsilons. (Without the bound, a difference within kappa times the
+ * measured residuals holds for any x, even 0; where kappa is unbounded the
+ * difference bound's three digits serve instead.) */
+static double residual_allowed(const reference *ref, const settings *S)
+{
+    return 10 * S->tol + 100 * (ref->hi / ref->lo) * FLT_EPSILON;
+}
+
 static verdict check_solve(const csr_matrix *a, const float *b,
                            const float *x, const solve_result *r,
                            const reference *ref, const settings *S)
@@ -322,6 +335,10 @@ static verdict check_solve(const csr_matrix *a, const float *b,
     else if (r->iterations >= S->max_iter)
         snprintf(v.why, sizeof v.why, "not converged in %u iterations",
                  S->max_iter);
+    else if (ref->lo > 0 && !(v.residual <= residual_allowed(ref, S)))
+        snprintf(v.why, sizeof v.why,
+                 "true residual %.3g above the tolerance's %.3g", v.residual,
+                 residual_allowed(ref, S));
     else if (!(v.difference <= bound))
         snprintf(v.why, sizeof v.why,
                  "differs from the host's solve by %.3g > %.3g", v.difference,
