@@ -210,7 +210,9 @@ XWG_EXPORT const char *xwg_version_string(void);
       "the discovery protocol returned an inconsistent result")               \
     X(ERROR_NO_DEVICE, -20007, "no OpenCL device was found")                 \
     X(ERROR_BARRIER_MISUSE, -20008,                                           \
-      "the kernel broke a rule of the split barrier or of a collective")
+      "the kernel broke a rule of the split barrier or of a collective")      \
+    X(ERROR_KERNEL_NOT_RUN, -20009,                                           \
+      "the launched kernel did not run its XWG_DISCOVER()")
 
 typedef enum xwg_status {
 #define XWG__STATUS_ENUM(name, value, message) XWG_##name = (value),
@@ -596,7 +598,8 @@ typedef struct xwg_launch_options {
  * set and the context stays usable), XWG_ERROR_BARRIER_MISUSE (the kernel
  * broke a rule of the split barrier or of a collective that it could see;
  * xwg_last_error() names the rule; info->timed_out is set, as every wait
- * was ended), XWG_ERROR_INVALID_ARGUMENT (a NULL
+ * was ended), XWG_ERROR_KERNEL_NOT_RUN (the kernel did not run its
+ * XWG_DISCOVER(): see below), XWG_ERROR_INVALID_ARGUMENT (a NULL
  * handle, info->size below sizeof(size_t), a bad option, or more than
  * 2^32 work-items in all) before the kernel is launched, the errors of
  * xwg_discover(), or an OpenCL error. The same cl_kernel must not be
@@ -605,11 +608,15 @@ typedef struct xwg_launch_options {
  * XWG_STATE index and compiled barriers, and a reference to it, until the
  * context is released, as the discovery cache does.
  *
- * What a launch enqueues: on queue, a write of its state buffer and the
- * kernel; then, once the kernel's event has completed, a read of its
- * status on xwg's own queue. A launch that skips discovery, with the same
- * options as the last launch that used its state buffer and completed,
- * has no write: the buffer is as that launch left it. */
+ * What a launch enqueues on queue: a write of its state buffer, the
+ * kernel, and a read of the kernel's status words. A launch that skips
+ * discovery, with the same options as the last launch that used its state
+ * buffer and completed, has no write: the buffer is as that launch left
+ * it. On an in-order queue the kernel has no event and the read blocks
+ * right behind it; on an out-of-order queue the read waits for the
+ * kernel's event. Where no event can say that the kernel ran, its
+ * XWG_DISCOVER() says so: a kernel that did not run it (it never ran, or
+ * lacks XWG_DISCOVER()) ends the launch in XWG_ERROR_KERNEL_NOT_RUN. */
 XWG_EXPORT int xwg_launch(xwg_context *ctx, cl_command_queue queue,
                           cl_kernel kernel, size_t local_size,
                           xwg_launch_info *info);
@@ -625,10 +632,17 @@ XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
 typedef struct xwg_pending xwg_pending;
 
 /* Enqueues the launch and returns at once. *pending must be passed to
- * xwg_launch_finish() exactly once. If event is not NULL it receives the
- * kernel's event (the caller releases it), to wait on or chain. Errors as
- * xwg_launch_ex() (pending may not be NULL); on error *pending and *event
- * are NULL. */
+ * xwg_launch_finish() exactly once, and queue kept (not released) until
+ * then. If event is not NULL it receives the kernel's event (the caller
+ * releases it), to wait on or chain; xwg_launch_finish() then waits for
+ * it and reads the status on xwg's own queue. With no event asked for, on
+ * an in-order queue, the kernel is enqueued with none (an event costs
+ * about as much as the enqueue on some drivers), and xwg_launch_finish()
+ * reads the status with a read enqueued on queue: it waits for everything
+ * enqueued there before it, and reads the statuses of every launch on
+ * queue not finished yet in the same read, so that their own finishes
+ * wait for nothing. Errors as xwg_launch_ex() (pending may not be NULL);
+ * on error *pending and *event are NULL. */
 XWG_EXPORT int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                                 cl_kernel kernel, size_t local_size,
                                 const xwg_launch_options *opts,

@@ -243,6 +243,12 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         uint bound = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
         uint id = get_group_id(0);
         uint count = get_num_groups(0);
+        /* The launch's mark that it ran (XWG__W_RUNS): only this
+         * work-item writes the word, and the host reads it once the
+         * kernel has completed, so a plain increment is enough. */
+        if (id == 0u)
+            xwg__store_relaxed(&state[XWG__W_RUNS],
+                               xwg__load_relaxed(&state[XWG__W_RUNS]) + 1u);
         if (mode == XWG__MODE_CALIBRATE) {
             /* Group 0 polls an unchanging word `window` times; the host
              * times it. Every group then returns. */

@@ -45,6 +45,11 @@
                                     cluster's word, so the host writes the
                                     cluster words before the buffer serves
                                     again (launch.c) */
+#define XWG__W_RUNS 195u         /* launches that reached XWG_DISCOVER(): group
+                                    0's work-item 0 adds 1 at its start, so
+                                    the host, which knows what the word
+                                    held, learns that the kernel ran
+                                    without an event (launch.c) */
 #define XWG__W_COUNTER 224u      /* counter and tree barriers: top bit flips
                                     per episode; the count is 0 at the start
                                     of every launch, the top bit either */

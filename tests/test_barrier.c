@@ -819,6 +819,112 @@ START_TEST(launches_report_status_on_every_kind_of_queue)
 }
 END_TEST
 
+/* A kernel with XWG_STATE that never runs XWG_DISCOVER(): its launches
+ * cannot be told from launches that never ran. */
+static const char undiscovered_source[] =
+    "__kernel void undiscovered(__global uint *out, XWG_STATE)\n"
+    "{\n"
+    "    if (get_global_id(0) == 0)\n"
+    "        out[0] = 7u;\n"
+    "}\n";
+
+/* Launches with no event on an in-order queue (xwg_launch_async() with a
+ * NULL event) have their statuses read together, at the first finish on
+ * their queue (src/host/chain.c): each must still get its own, whatever
+ * the order of the finishes. A chain on the test's queue of a stress
+ * launch through discovery, a misuse that times out, a kernel that never
+ * runs XWG_DISCOVER() (no event can say so: its run count must), a launch
+ * with an event among them, and a stress launch with discovery skipped,
+ * beside a stress launch on a second queue; finished out of order. Then a
+ * launch succeeds: the failures left nothing behind. */
+START_TEST(chained_launches_each_get_their_own_status)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    int err;
+    cl_command_queue q2 =
+        clCreateCommandQueueWithProperties(env.cl, env.device, NULL, &err);
+    cl_kernel stress_k = test_build_kernel(&env, stress_source, "stress", NULL);
+    cl_kernel misuse_k =
+        test_build_kernel(&env, misuse_source, "early_return", NULL);
+    cl_kernel undiscovered_k =
+        test_build_kernel(&env, undiscovered_source, "undiscovered", NULL);
+    cl_mem data = make_buffer(&env, 64 * 1024 * sizeof(cl_uint));
+    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+    cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
+    const cl_uint zero = 0, episodes = 500;
+    clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero, &zero, 0,
+                         NULL, NULL);
+    clSetKernelArg(stress_k, 0, sizeof data, &data);
+    clSetKernelArg(stress_k, 1, sizeof errors, &errors);
+    clSetKernelArg(stress_k, 2, sizeof episodes, &episodes);
+    clSetKernelArg(misuse_k, 0, sizeof out, &out);
+    clSetKernelArg(undiscovered_k, 0, sizeof out, &out);
+
+    xwg_launch_options forced = XWG_LAUNCH_OPTIONS_INIT, one = forced;
+    forced.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    forced.skip_discovery = 1;
+    forced.watchdog_ms = 200;
+    one.groups = 1; /* co-resident, whatever runs beside it */
+    one.skip_discovery = 1;
+    struct {
+        cl_command_queue queue;
+        cl_kernel kernel;
+        const xwg_launch_options *opts;
+        int with_event, expected;
+    } chain[] = {
+        {env.queue, stress_k, NULL, 0, XWG_SUCCESS},
+        {q2, stress_k, NULL, 0, XWG_SUCCESS},
+        {env.queue, misuse_k, &forced, 0, XWG_ERROR_BARRIER_TIMEOUT},
+        {env.queue, undiscovered_k, &forced, 0, XWG_ERROR_KERNEL_NOT_RUN},
+        {env.queue, stress_k, &one, 1, XWG_SUCCESS},
+        {env.queue, misuse_k, &forced, 0, XWG_ERROR_BARRIER_TIMEOUT},
+        {env.queue, stress_k, &one, 0, XWG_SUCCESS},
+    };
+    enum { N = sizeof chain / sizeof chain[0] };
+    xwg_pending *pending[N];
+    cl_event event[N] = {0};
+    for (int i = 0; i < N; i++) {
+        err = xwg_launch_async(env.xc, chain[i].queue, chain[i].kernel, 64,
+                               chain[i].opts, &pending[i],
+                               chain[i].with_event ? &event[i] : NULL);
+        ck_assert_msg(err == XWG_SUCCESS, "launch %d: %s", i,
+                      xwg_status_name(err));
+    }
+    const int order[N] = {6, 3, 0, 5, 4, 2, 1};
+    for (int j = 0; j < N; j++) {
+        const int i = order[j];
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch_finish(pending[i], &info);
+        ck_assert_msg(err == chain[i].expected, "launch %d: %s, not %s", i,
+                      xwg_status_name(err),
+                      xwg_status_name(chain[i].expected));
+        if (err == XWG_ERROR_BARRIER_TIMEOUT)
+            ck_assert_int_eq(info.timed_out, 1);
+        if (err == XWG_SUCCESS) {
+            ck_assert_int_eq(info.timed_out, 0);
+            ck_assert_uint_ge(info.groups, 1);
+        }
+        if (event[i] != NULL)
+            clReleaseEvent(event[i]);
+    }
+    ck_assert_uint_eq(read_word(&env, errors), 0);
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, stress_k, 64, &one,
+                                   &info),
+                     XWG_SUCCESS);
+    ck_assert_uint_eq(read_word(&env, errors), 0);
+    clReleaseMemObject(data);
+    clReleaseMemObject(errors);
+    clReleaseMemObject(out);
+    clReleaseKernel(stress_k);
+    clReleaseKernel(misuse_k);
+    clReleaseKernel(undiscovered_k);
+    clReleaseCommandQueue(q2);
+    test_env_close(&env);
+}
+END_TEST
+
 /* ---- fence helpers ------------------------------------------------- */
 
 /* Message passing inside one group with each fence: the writer stores
@@ -922,6 +1028,7 @@ int main(void)
         add_test(tc, watchdog_launch_past_occupancy);
         add_test(tc, two_launches_in_flight_do_not_share_state);
         add_test(tc, launches_report_status_on_every_kind_of_queue);
+        add_test(tc, chained_launches_each_get_their_own_status);
         add_test(tc, default_barrier_follows_the_launch_size);
         add_test(tc, tree_wakes_share_one_state_buffer);
         add_test(tc, launches_start_from_the_state_the_last_one_left);

@@ -336,6 +336,12 @@ int xwg_context_create(cl_context context, cl_device_id device,
         clReleaseMemObject(ctx->state);
         ctx->state = NULL;
         err = XWG_ERROR_OUT_OF_HOST_MEMORY;
+    } else if (ctx->state != NULL &&
+               pthread_mutex_init(&ctx->chain_read_lock, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->lock);
+        clReleaseMemObject(ctx->state);
+        ctx->state = NULL;
+        err = XWG_ERROR_OUT_OF_HOST_MEMORY;
     }
     if (ctx->state == NULL) {
         if (ctx->copy_queue != NULL)
@@ -397,11 +403,13 @@ void xwg_context_release(xwg_context *ctx)
     xwg__kernel_facts_release(ctx);
     for (size_t i = 0; i < ctx->pool_len; i++)
         xwg__state_release(ctx, ctx->pool[i]);
+    xwg__slabs_release(ctx);
     clReleaseMemObject(ctx->state);
     clReleaseCommandQueue(ctx->copy_queue);
     clReleaseCommandQueue(ctx->queue);
     clReleaseDevice(ctx->device);
     clReleaseContext(ctx->cl);
+    pthread_mutex_destroy(&ctx->chain_read_lock);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }

@@ -46,12 +46,35 @@ typedef struct xwg__state_buffer {
      * needed. */
     cl_mem staging;
     cl_uint *staged;
+    /* The slab whose slot this buffer is a sub-buffer of (slab.c), or -1
+     * for a buffer of its own; and the slot. */
+    int slab;
+    unsigned slot;
+    /* XWG__W_RUNS as the buffer's last launch left it, where known
+     * (runs_known): the next launch that does not write the buffer must
+     * leave it one higher. */
+    cl_uint runs;
+    int runs_known;
 } xwg__state_buffer;
+
+/* A slab (slab.c): one buffer of XWG__SLAB_SLOTS slots of slot_bytes
+ * each, every launch state buffer cut from it a sub-buffer over one slot,
+ * so that one rectangular read reaches the status words of many. */
+#define XWG__SLAB_SLOTS 32
+#define XWG__SLABS_MAX 8
+typedef struct xwg__slab {
+    cl_mem parent;
+    size_t slot_words, slot_bytes;
+    cl_ulong used; /* bit s: slot s has a sub-buffer out */
+} xwg__slab;
 
 /* Idle state buffers a context keeps: each launch in flight holds one
  * until its finish, so a chain of up to this many launches, finished in
- * turn, allocates no buffer after its first round. */
+ * turn, allocates no buffer after its first round. Sub-buffers of slabs
+ * are always kept (their memory is the slab's, which stays anyway): the
+ * limit is for buffers of their own. */
 #define XWG__POOL_MAX 32
+#define XWG__POOL_CAP (XWG__POOL_MAX + XWG__SLABS_MAX * XWG__SLAB_SLOTS)
 
 struct xwg_context {
     cl_context cl;          /* retained */
@@ -63,8 +86,15 @@ struct xwg_context {
      * is read on the caller's queue instead (launch.c). */
     cl_command_queue copy_queue;
     cl_mem state;           /* discovery's state buffer (header only) */
-    xwg__state_buffer pool[XWG__POOL_MAX]; /* idle launch state buffers */
+    xwg__state_buffer pool[XWG__POOL_CAP]; /* idle launch state buffers */
     size_t pool_len;
+    xwg__slab slabs[XWG__SLABS_MAX]; /* what the pool's buffers are cut from */
+    size_t slabs_len;
+    /* Launches enqueued without an event whose status nobody has read
+     * yet, oldest first (chain.c; under lock), and the lock that lets one
+     * thread at a time read such statuses, outside `lock`. */
+    xwg_pending *unread_first, *unread_last;
+    pthread_mutex_t chain_read_lock;
     /* Write every state buffer whole (Oclgrind: see launch.c). */
     int full_state_writes;
     xwg_options options;    /* after defaults and environment */
@@ -161,7 +191,7 @@ int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
 /* kernel_args.c: the index of the kernel's XWG_STATE parameter. */
 int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);
 /* Checks local_size against the device and the kernel for public call fn;
- * returns the kernel's local memory use through local_mem. */
+ * returns the kernel's local memory use through local_mem (unless NULL). */
 int xwg__check_local_size(const char *fn, const xwg_context *ctx,
                           cl_kernel kernel, size_t local_size,
                           cl_ulong *local_mem);
@@ -187,6 +217,44 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
  * and back to the pool (or released, when the pool is full). */
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
+
+/* slab.c: a sub-buffer of at least `words` words from a slab with a free
+ * slot (a new slab where none has one and there is room for it), or a
+ * buffer of its own (slab -1) where no slab can be had; the slot back;
+ * and every slab released (the context's release, after the pool's). */
+int xwg__slab_take(xwg_context *ctx, size_t words, xwg__state_buffer *out);
+void xwg__slab_give_back(xwg_context *ctx, const xwg__state_buffer *buf);
+void xwg__slabs_release(xwg_context *ctx);
+
+/* The status words a launch's finish reads: the participants (where the
+ * kernel ran discovery), the failed flag, the misuse word, the split
+ * mark, the run count and the grid counter (launch.c says what each
+ * tells). */
+#define XWG__STATUS_FIRST XWG__W_COUNT
+#define XWG__STATUS_LAST XWG__W_COUNTER
+#define XWG__STATUS_WORDS (XWG__STATUS_LAST - XWG__STATUS_FIRST + 1)
+
+/* chain.c: the status of launches enqueued without an event on an
+ * in-order queue. A launch joins the unread list when enqueued; its
+ * finish reads the status words of every unread launch on its queue in
+ * as few reads as their slots allow, and waits once. */
+void xwg__chain_add(xwg_context *ctx, xwg_pending *p);
+int xwg__chain_read(xwg_context *ctx, xwg_pending *p);
+/* Takes p out of the unread list, if it is there (before it is freed). */
+void xwg__chain_remove(xwg_context *ctx, xwg_pending *p);
+/* What chain.c needs of a pending launch (launch.c owns the rest). */
+typedef struct xwg__chain_link {
+    /* Not retained: a retain and a release cost NVIDIA's driver about
+     * 2 us a launch, and the caller keeps the queue until the finish
+     * (include/xwg_barrier.h). */
+    cl_command_queue queue;
+    xwg_pending *next;      /* in the unread list */
+    int read;               /* 1 once words and err are set */
+    cl_int err;
+    cl_uint words[XWG__STATUS_WORDS]; /* [XWG__STATUS_FIRST, _LAST] */
+} xwg__chain_link;
+xwg__chain_link *xwg__pending_link(xwg_pending *p);
+const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
 
 /* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
  * polls of the calibrated loop; the context must be calibrated. */

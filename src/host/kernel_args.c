@@ -58,6 +58,8 @@ int xwg__check_local_size(const char *fn, const xwg_context *ctx,
         return XWG__INVALID("%s: local_size is %zu, not from 1 to the "
                             "device's maximum work-group size, %zu",
                             fn, local_size, ctx->info.max_work_group_size);
+    if (local_mem == NULL) /* a launch that needs no more */
+        return XWG_SUCCESS;
     /* Static __local use plus the dynamic sizes set on its arguments. */
     return clGetKernelWorkGroupInfo(kernel, ctx->device,
                                     CL_KERNEL_LOCAL_MEM_SIZE,

@@ -17,9 +17,11 @@
  *
  * The status: xwg_launch() and xwg_launch_ex(), which wait at once, read
  * the status words right behind the kernel on the caller's queue, into
- * staged host memory, and wait for that read; a launch finished later
- * (xwg_launch_async(), then xwg_launch_finish()) waits for the kernel's
- * event and reads them on xwg's own queue (enqueue() says why).
+ * staged host memory; a launch finished later (xwg_launch_async(), then
+ * xwg_launch_finish()) has them read with the other unread launches of
+ * its queue (chain.c), or, where it has an event, waits for the event and
+ * reads them on xwg's own queue (enqueue() says which when). Where no
+ * event says that the kernel ran, the run count in its status does.
  */
 #include "internal.h"
 
@@ -28,25 +30,36 @@
 
 #define XWG__WATCHDOG_MS_DEFAULT 1000u
 
-/* The status words a launch reads back, in one read: the participants
- * (where the kernel ran discovery), the failed flag, the misuse word, the
- * split mark (the clusters whose words the next launch writes again), and
- * the grid counter, whose count must be back at 0 for the next launch to
- * start from it. */
-#define XWG__STATUS_LAST XWG__W_COUNTER
-#define XWG__STATUS_WORDS (XWG__STATUS_LAST - XWG__W_COUNT + 1)
-_Static_assert(XWG__W_COUNT < XWG__W_FAILED &&
+/* The status words a launch reads back, in one read (internal.h): the
+ * participants (where the kernel ran discovery), the failed flag, the
+ * misuse word, the split mark (the clusters whose words the next launch
+ * writes again), the run count (that the kernel ran), and the grid
+ * counter, whose count must be back at 0 for the next launch to start
+ * from it. */
+_Static_assert(XWG__STATUS_FIRST == XWG__W_COUNT &&
+                   XWG__W_COUNT < XWG__W_FAILED &&
                    XWG__W_MISUSE == XWG__W_FAILED + 1 &&
                    XWG__W_SPLIT == XWG__W_MISUSE + 1 &&
-                   XWG__W_COUNTER > XWG__W_SPLIT,
-               "one read covers all five");
+                   XWG__W_RUNS == XWG__W_SPLIT + 1 &&
+                   XWG__W_COUNTER > XWG__W_RUNS,
+               "one read covers all six");
 
 struct xwg_pending {
     xwg_context *ctx;
     xwg__state_buffer state;
     cl_event setup;  /* the write of the state (out-of-order queues only) */
-    cl_event kernel;
+    cl_event kernel; /* NULL where the launch has no event (chained) */
     cl_event read; /* the status read on the launch's queue, if any */
+    /* Where the status read blocked instead (xwg_launch_ex() on an
+     * in-order queue): 1 and its result, the status then in
+     * state.staged. */
+    int read_blocked;
+    cl_int read_err;
+    /* A launch with no event (xwg_launch_async() on an in-order queue,
+     * no event asked for): its status comes through chain.c. */
+    int chained;
+    xwg__chain_link link;
+    cl_uint runs_expected; /* XWG__W_RUNS once the kernel has run */
     cl_uint header[XWG__STATE_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint status_first; /* the first status word read back */
@@ -89,8 +102,18 @@ cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms)
     return polls < 1024 ? 1024 : polls > 4e9 ? 4000000000u : (cl_uint)polls;
 }
 
+xwg__chain_link *xwg__pending_link(xwg_pending *p) { return &p->link; }
+
+const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
+{
+    return &p->state;
+}
+
 static void pending_free(xwg_pending *p)
 {
+    if (p->chained) {
+        xwg__chain_remove(p->ctx, p);
+    }
     if (p->read)
         clReleaseEvent(p->read);
     if (p->setup)
@@ -154,22 +177,30 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
  * Oclgrind, which needs every buffer written whole. */
 static int state_ready(const xwg_pending *p)
 {
-    return p->state.clean && p->skip_discovery && p->state.rewrite == 0 &&
+    return p->state.clean && p->state.runs_known && p->skip_discovery &&
+           p->state.rewrite == 0 &&
            !p->ctx->full_state_writes &&
            !memcmp(p->state.header, p->header, sizeof p->state.header);
 }
 
 /* The commands of a launch: the write where the state buffer needs one,
- * and the kernel; p->kernel gets the kernel's event, and p->setup the
- * write's on an out-of-order queue, where the kernel waits for it. A
- * launch that is waited for at once (read_now: xwg_launch_ex) also reads
- * its status words right behind the kernel on the same queue, into the
- * buffer's staged host memory (p->read): one wait for both, where a read
- * on xwg's own queue after the kernel's event is a second round trip. A
- * launch that may be waited for later does not: that read's enqueue costs
- * more than its wait saves (docs/performance.md, launch-status-read-h200). */
+ * and the kernel. How the launch will learn its status decides the rest:
+ *   - xwg_launch_ex() (read_now) on an in-order queue: the kernel with no
+ *     event, then a blocking read of the status words right behind it,
+ *     into the buffer's staged host memory: one wait, and no event;
+ *   - xwg_launch_async() with no event asked for, on an in-order queue:
+ *     the kernel with no event, and the launch joins the queue's unread
+ *     launches, whose statuses its finish reads together (chain.c);
+ *   - otherwise the kernel's event (p->kernel), which the caller may have
+ *     asked for; on an out-of-order queue the kernel waits for the
+ *     write's event (p->setup), and xwg_launch_ex() reads the status
+ *     behind the kernel's event (p->read).
+ * On NVIDIA's driver an event costs about as much as the enqueue itself
+ * (docs/performance.md, "Launch cost"). Where there is no event, the
+ * kernel's run count (XWG__W_RUNS) says that it ran: p->runs_expected. */
 static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
-                   cl_uint state_arg, size_t local_size, int read_now)
+                   cl_uint state_arg, size_t local_size, int read_now,
+                   int want_event)
 {
     cl_command_queue_properties props = 0;
     int err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
@@ -178,15 +209,19 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         return err;
     const int ordered = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     if (!state_ready(p)) {
-        size_t words = p->state.clean && !p->ctx->full_state_writes
+        /* A clean buffer needs its header alone; any other, every word
+         * this launch's groups use (Oclgrind: the whole buffer). */
+        size_t words = p->ctx->full_state_writes ? p->state.words
+                       : p->state.clean
                            ? XWG__STATE_WORDS
-                           : p->state.words;
+                           : XWG__STATE_WORDS_FOR((size_t)p->groups);
         if (words < p->state.rewrite)
             words = p->state.rewrite;
-        p->image = calloc(words, sizeof(cl_uint)); /* flags: zero */
+        p->image = calloc(words, sizeof(cl_uint)); /* flags and runs: 0 */
         if (p->image == NULL)
             return XWG_ERROR_OUT_OF_HOST_MEMORY;
         memcpy(p->image, p->header, sizeof p->header);
+        XWG__TRACE("launch: the state's first %zu words written", words);
         err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
                                    words * sizeof(cl_uint), p->image, 0, NULL,
                                    ordered ? NULL : &p->setup);
@@ -194,26 +229,46 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
             return err;
         memcpy(p->state.header, p->header, sizeof p->state.header);
         p->state.rewrite = 0;
+        p->runs_expected = 1u;
+    } else {
+        p->runs_expected = p->state.runs + 1u; /* state_ready: runs_known */
     }
     err = clSetKernelArg(kernel, state_arg, sizeof(cl_mem), &p->state.mem);
     if (err != CL_SUCCESS)
         return err;
     size_t global = (size_t)p->groups * local_size;
     const int after_setup = !ordered && p->setup != NULL;
+    const int no_event = ordered && (read_now || !want_event);
     p->status_first = p->skip_discovery ? XWG__W_FAILED : XWG__W_COUNT;
     err = clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global,
                                  &local_size, after_setup,
-                                 after_setup ? &p->setup : NULL, &p->kernel);
-    if (err != CL_SUCCESS || !read_now)
+                                 after_setup ? &p->setup : NULL,
+                                 no_event ? NULL : &p->kernel);
+    if (err != CL_SUCCESS)
         return err;
+    if (no_event && !read_now) {
+        p->chained = 1;
+        p->link.queue = queue;
+        xwg__chain_add(p->ctx, p);
+        return CL_SUCCESS;
+    }
+    if (!read_now)
+        return CL_SUCCESS;
     cl_uint *staged = xwg__state_staged(p->ctx, &p->state, &err);
     if (staged == NULL)
         return err;
     const cl_uint count = XWG__STATUS_LAST - p->status_first + 1;
+    if (ordered) {
+        p->read_blocked = 1;
+        p->read_err = clEnqueueReadBuffer(
+            queue, p->state.mem, CL_TRUE, p->status_first * sizeof(cl_uint),
+            count * sizeof(cl_uint), staged, 0, NULL, NULL);
+        return CL_SUCCESS;
+    }
     return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
                                p->status_first * sizeof(cl_uint),
-                               count * sizeof(cl_uint), staged, ordered ? 0 : 1,
-                               ordered ? NULL : &p->kernel, &p->read);
+                               count * sizeof(cl_uint), staged, 1, &p->kernel,
+                               &p->read);
 }
 
 /* xwg_launch_async() for public call fn (xwg_launch, xwg_launch_ex or
@@ -237,7 +292,6 @@ static int launch_async(const char *fn, xwg_context *ctx,
     xwg_launch_options o;
     int err = read_options(fn, opts, &o);
     cl_uint state_arg = 0, groups = 0, expected = 0; /* expected: participants */
-    cl_ulong local_mem = 0;
     unsigned set = 0;
     const int known = err == XWG_SUCCESS &&
                       xwg__kernel_facts_find(ctx, kernel, &state_arg, &set);
@@ -252,7 +306,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
                            "a context that fixes it)",
                            fn, xwg_barrier_algo_name(o.barrier), set);
     if (err == XWG_SUCCESS)
-        err = xwg__check_local_size(fn, ctx, kernel, local_size, &local_mem);
+        err = xwg__check_local_size(fn, ctx, kernel, local_size, NULL);
     if (err == XWG_SUCCESS)
         err = size_launch(ctx, kernel, local_size, &o, &groups, &expected);
     /* Kernel-side ids are 32-bit: a larger grid would wrap them. */
@@ -287,7 +341,8 @@ static int launch_async(const char *fn, xwg_context *ctx,
     err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups),
                              &p->state);
     if (err == XWG_SUCCESS)
-        err = enqueue(p, queue, kernel, state_arg, local_size, read_now);
+        err = enqueue(p, queue, kernel, state_arg, local_size, read_now,
+                      event != NULL);
     if (err != XWG_SUCCESS) {
         /* Commands already enqueued still use the buffer: wait for them
          * before it goes back to the pool. */
@@ -300,7 +355,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     XWG__TRACE("launch: %u groups of %zu, barrier %s, watchdog %u polls",
                groups, local_size, xwg_barrier_algo_name(algo),
                p->header[XWG__W_WATCHDOG]);
-    if (event != NULL) {
+    if (event != NULL) { /* then the kernel has one (enqueue) */
         clRetainEvent(p->kernel);
         *event = p->kernel;
     }
@@ -318,14 +373,27 @@ int xwg_launch_async(xwg_context *ctx, cl_command_queue queue,
                         opts, 0, pending, event);
 }
 
-/* Waits for the kernel and reads its status words into status: from the
- * staged memory once the read behind the kernel has completed, where the
- * launch enqueued one, else on xwg's own queue once the kernel's event has
- * completed. A kernel that failed fails the launch. */
+/* Waits for the kernel and reads its status words into status, by the
+ * way enqueue() chose: from the staged memory, which a blocking read has
+ * filled; through chain.c, for a launch with no event; else once the
+ * kernel's event has completed, from the staged memory where a read
+ * followed that event, or by a read on xwg's own queue. A kernel whose
+ * event says it failed fails the launch. */
 static int wait_and_read(xwg_pending *p, cl_uint status[XWG__STATUS_WORDS])
 {
     const cl_uint first = p->status_first;
     const cl_uint count = XWG__STATUS_LAST - first + 1;
+    if (p->read_blocked || p->chained) {
+        const cl_int err =
+            p->read_blocked ? p->read_err : xwg__chain_read(p->ctx, p);
+        if (err != CL_SUCCESS)
+            return err; /* no status to trust */
+        memcpy(status,
+               p->read_blocked ? p->state.staged
+                               : p->link.words + (first - XWG__STATUS_FIRST),
+               count * sizeof(cl_uint));
+        return CL_SUCCESS;
+    }
     int kernel_err = clWaitForEvents(1, p->read != NULL ? &p->read
                                                         : &p->kernel);
     cl_int kernel_status = CL_COMPLETE;
@@ -370,6 +438,18 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         info = NULL;
     cl_uint status[XWG__STATUS_WORDS];
     int err = wait_and_read(p, status);
+    /* No event may have said that the kernel ran: its run count says. */
+    const cl_uint runs =
+        err == CL_SUCCESS ? status[XWG__W_RUNS - p->status_first] : 0u;
+    if (err == CL_SUCCESS && runs != p->runs_expected) {
+        xwg__set_last_error("xwg_launch_finish: the kernel's run count is "
+                            "%u, not %u: it did not run, or did not begin "
+                            "with XWG_DISCOVER()",
+                            runs, p->runs_expected);
+        err = XWG_ERROR_KERNEL_NOT_RUN;
+    }
+    p->state.runs = runs;
+    p->state.runs_known = err == CL_SUCCESS;
     cl_uint participants = p->groups, failed = 0, misuse = 0;
     if (err == CL_SUCCESS) {
         if (!p->skip_discovery)

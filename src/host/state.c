@@ -3,7 +3,8 @@
  * words, a pool of buffers for launches, and reading words back.
  *
  * Each launch in flight owns one buffer from the context's pool, so two
- * launches in flight on different queues never share state. Discovery
+ * launches in flight on different queues never share state. The pool's
+ * buffers are cut from slabs (slab.c). Discovery
  * uses the context's own buffer under the context's lock.
  */
 #include "internal.h"
@@ -34,22 +35,28 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
 
 int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
 {
+    /* Of the idle buffers that fit, the first by slab and slot: a chain
+     * of launches then takes consecutive slots, whose statuses one read
+     * fetches (chain.c). */
     pthread_mutex_lock(&ctx->lock);
+    size_t best = ctx->pool_len;
     for (size_t i = 0; i < ctx->pool_len; i++) {
-        if (ctx->pool[i].words >= words) {
-            *out = ctx->pool[i];
-            ctx->pool[i] = ctx->pool[--ctx->pool_len];
-            pthread_mutex_unlock(&ctx->lock);
-            return XWG_SUCCESS;
-        }
+        const xwg__state_buffer *b = &ctx->pool[i];
+        if (b->words >= words &&
+            (best == ctx->pool_len ||
+             (unsigned)b->slab < (unsigned)ctx->pool[best].slab ||
+             (b->slab == ctx->pool[best].slab &&
+              b->slot < ctx->pool[best].slot)))
+            best = i;
+    }
+    if (best < ctx->pool_len) {
+        *out = ctx->pool[best];
+        ctx->pool[best] = ctx->pool[--ctx->pool_len];
+        pthread_mutex_unlock(&ctx->lock);
+        return XWG_SUCCESS;
     }
     pthread_mutex_unlock(&ctx->lock);
-    int err;
-    memset(out, 0, sizeof *out);
-    out->words = words;
-    out->mem = clCreateBuffer(ctx->cl, CL_MEM_READ_WRITE,
-                              words * sizeof(cl_uint), NULL, &err);
-    return out->mem != NULL ? XWG_SUCCESS : err;
+    return xwg__slab_take(ctx, words, out);
 }
 
 cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
@@ -80,14 +87,19 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf)
                                 NULL, NULL);
         clReleaseMemObject(buf.staging);
     }
-    if (buf.mem != NULL)
+    if (buf.mem != NULL) {
         clReleaseMemObject(buf.mem);
+        xwg__slab_give_back(ctx, &buf);
+    }
 }
 
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf)
 {
     pthread_mutex_lock(&ctx->lock);
-    const int kept = ctx->pool_len < XWG__POOL_MAX;
+    size_t own = 0; /* buffers of their own in the pool */
+    for (size_t i = 0; i < ctx->pool_len; i++)
+        own += ctx->pool[i].slab < 0;
+    const int kept = buf.slab >= 0 || own < XWG__POOL_MAX;
     if (kept)
         ctx->pool[ctx->pool_len++] = buf;
     pthread_mutex_unlock(&ctx->lock);

@@ -1,0 +1,185 @@
+/*
+ * chain.c - the status of launches enqueued without an event, read back
+ * together.
+ *
+ * On an in-order queue, a launch whose caller asks for no event is
+ * enqueued with none: on NVIDIA's driver an event costs about as much as
+ * the enqueue itself (docs/performance.md, "Launch cost"). Its finish
+ * then learns of the kernel from a read enqueued behind it on the same
+ * queue, which cannot complete before the kernel has. Such a read comes
+ * after everything enqueued on the queue before it, so the finish reads
+ * the status words of every launch of that queue that nobody has read yet,
+ * not its own alone: a chain of launches finished one after another costs
+ * one wait, not one per launch. The state buffers of launches in a row
+ * sit in consecutive slots of one slab (slab.c), so one rectangular read
+ * fetches a run of them.
+ *
+ * Whether the kernel ran at all, which an event would have said, the
+ * status says instead: XWG__W_RUNS, which every launch's XWG_DISCOVER()
+ * advances (launch.c checks it).
+ *
+ * Locks: ctx->lock guards the unread list (short, no OpenCL call under
+ * it); ctx->chain_read_lock lets one thread at a time read, and every
+ * link's `read` and result change under it, so a finish that finds its
+ * launch being read by another thread waits for that read, then finds the
+ * result.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void xwg__chain_add(xwg_context *ctx, xwg_pending *p)
+{
+    xwg__chain_link *link = xwg__pending_link(p);
+    link->next = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->unread_last != NULL)
+        xwg__pending_link(ctx->unread_last)->next = p;
+    else
+        ctx->unread_first = p;
+    ctx->unread_last = p;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void xwg__chain_remove(xwg_context *ctx, xwg_pending *p)
+{
+    pthread_mutex_lock(&ctx->lock);
+    xwg_pending *prev = NULL;
+    for (xwg_pending *q = ctx->unread_first; q != NULL;
+         prev = q, q = xwg__pending_link(q)->next) {
+        if (q != p)
+            continue;
+        xwg_pending *next = xwg__pending_link(q)->next;
+        if (prev != NULL)
+            xwg__pending_link(prev)->next = next;
+        else
+            ctx->unread_first = next;
+        if (ctx->unread_last == q)
+            ctx->unread_last = prev;
+        break;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* Takes every unread launch on queue out of the list, oldest first, into
+ * a malloc'd array (*count of them); NULL when out of memory. */
+static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
+                                 size_t *count)
+{
+    pthread_mutex_lock(&ctx->lock);
+    size_t n = 0;
+    for (xwg_pending *q = ctx->unread_first; q != NULL;
+         q = xwg__pending_link(q)->next)
+        n += xwg__pending_link(q)->queue == queue;
+    xwg_pending **taken = malloc((n ? n : 1) * sizeof *taken);
+    *count = 0;
+    if (taken != NULL) {
+        xwg_pending *prev = NULL;
+        for (xwg_pending *q = ctx->unread_first; q != NULL;) {
+            xwg__chain_link *link = xwg__pending_link(q);
+            xwg_pending *next = link->next;
+            if (link->queue == queue) {
+                taken[(*count)++] = q;
+                if (prev != NULL)
+                    xwg__pending_link(prev)->next = next;
+                else
+                    ctx->unread_first = next;
+                if (ctx->unread_last == q)
+                    ctx->unread_last = prev;
+            } else {
+                prev = q;
+            }
+            q = next;
+        }
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    return taken;
+}
+
+/* Slab first, then slot: runs of consecutive slots of one slab become
+ * neighbours. Buffers of their own (slab -1) come first, one read each. */
+static int by_slot(const void *a, const void *b)
+{
+    const xwg__state_buffer *x = xwg__pending_state(*(xwg_pending *const *)a);
+    const xwg__state_buffer *y = xwg__pending_state(*(xwg_pending *const *)b);
+    if (x->slab != y->slab)
+        return x->slab < y->slab ? -1 : 1;
+    return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* Reads the status words of the n launches (sorted by_slot) into their
+ * links: one read per run of consecutive slots of a slab, one per buffer
+ * of its own; only the last blocks, and on an in-order queue its
+ * completion is every earlier read's. */
+static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
+                       xwg_pending **batch, size_t n)
+{
+    const size_t row = XWG__STATUS_WORDS * sizeof(cl_uint);
+    cl_uint *rows = malloc(n * row);
+    if (rows == NULL)
+        return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    cl_int err = CL_SUCCESS;
+    int reads = 0;
+    for (size_t i = 0, run; i < n && err == CL_SUCCESS; i += run, reads++) {
+        const xwg__state_buffer *first = xwg__pending_state(batch[i]);
+        run = 1;
+        while (first->slab >= 0 && i + run < n &&
+               xwg__pending_state(batch[i + run])->slab == first->slab &&
+               xwg__pending_state(batch[i + run])->slot == first->slot + run)
+            run++;
+        const cl_bool last = i + run == n;
+        cl_uint *into = rows + i * XWG__STATUS_WORDS;
+        if (first->slab < 0) {
+            err = clEnqueueReadBuffer(queue, first->mem, last,
+                                      XWG__STATUS_FIRST * sizeof(cl_uint),
+                                      row, into, 0, NULL, NULL);
+            continue;
+        }
+        const xwg__slab *slab = &ctx->slabs[first->slab];
+        const size_t origin[3] = {XWG__STATUS_FIRST * sizeof(cl_uint),
+                                  first->slot, 0};
+        const size_t host[3] = {0, 0, 0}, region[3] = {row, run, 1};
+        err = clEnqueueReadBufferRect(queue, slab->parent, last, origin, host,
+                                      region, slab->slot_bytes, 0, row, 0,
+                                      into, 0, NULL, NULL);
+    }
+    XWG__TRACE("chain: the statuses of %zu launches in %d reads: %s", n,
+               reads, xwg_status_name(err));
+    /* A read that failed to enqueue leaves the earlier ones in flight:
+     * wait for them before their memory goes. */
+    if (err != CL_SUCCESS)
+        clFinish(queue);
+    for (size_t i = 0; i < n && err == CL_SUCCESS; i++)
+        memcpy(xwg__pending_link(batch[i])->words,
+               rows + i * XWG__STATUS_WORDS, row);
+    free(rows);
+    return err;
+}
+
+int xwg__chain_read(xwg_context *ctx, xwg_pending *p)
+{
+    xwg__chain_link *link = xwg__pending_link(p);
+    pthread_mutex_lock(&ctx->chain_read_lock);
+    if (!link->read) {
+        size_t n = 0;
+        xwg_pending **batch = take_unread(ctx, link->queue, &n);
+        cl_int err = batch == NULL ? XWG_ERROR_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+        if (batch != NULL) {
+            qsort(batch, n, sizeof *batch, by_slot);
+            err = read_all(ctx, link->queue, batch, n);
+            for (size_t i = 0; i < n; i++) {
+                xwg__pending_link(batch[i])->err = err;
+                xwg__pending_link(batch[i])->read = 1;
+            }
+        }
+        free(batch);
+        if (!link->read) { /* out of memory: p is still in the list */
+            xwg__chain_remove(ctx, p);
+            link->err = err;
+            link->read = 1;
+        }
+    }
+    pthread_mutex_unlock(&ctx->chain_read_lock);
+    return link->err;
+}
