@@ -10,6 +10,9 @@
 # Writes $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
 # variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
 # ms_per_iter, residual, host_difference, verified.
+# VARIANTS="LABEL=OPTIONS ..." also runs xwg-cg's persistent version built
+# with each OPTIONS added (for example keep0=-DCG_KEEP=0), labelled LABEL,
+# beside the rest, in the same run.
 # PLATFORM=Portable runs xwg-cg alone on the GPU machine's PoCL (its 16
 # cores) into $OUT/cg-pocl.csv, on matrices a CPU solves in seconds:
 # the tridiagonal system of 2^16 rows and the 256 x 256 Laplacian, with
@@ -46,5 +49,11 @@ for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 1024" \
       --csv "$csv" --label xwg >&2 || status=1
   timeout 200 /tmp/cg --matrix "$1" --tol "$2" --threads "$3" \
       --timing-iters "$iters" --label cuda >> "$csv" || status=1
+  for variant in ${VARIANTS:-}; do
+    timeout 200 /tmp/xwg-build/xwg-cg --platform-name NVIDIA --matrix "$1" \
+        --tol "$2" --local-size "$3" --timing-iters "$iters" --repeat 3 \
+        --variant persistent --options "${variant#*=}" --csv "$csv" \
+        --label "${variant%%=*}" >&2 || status=1
+  done
 done
 exit $status

@@ -11,13 +11,17 @@
 # scratch/old`, passed with the device tool's carry), has its benchmark
 # run too, alternating with this tree's, labels LABEL-$NAME1 and -2
 # (LABEL: default "old"), so that drift reaches every build alike. Run
-# from the repository root.
+# from the repository root. PLATFORM=Portable runs the same on the GPU
+# machine's PoCL (16 cores), without the CUDA rows, into
+# $OUT/launch-pocl16.csv.
 set -uo pipefail
 trees=("$@")
 name=${NAME:-launch}
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
+platform=${PLATFORM:-NVIDIA}
 csv="$out/launch-h200.csv"
+[ "$platform" = NVIDIA ] || csv="$out/launch-pocl16.csv"
 mkdir -p /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export PATH=/opt/torch/.venv/bin:$PATH
@@ -36,7 +40,7 @@ for i in "${!trees[@]}"; do
 done
 nvcc -O3 -arch=sm_90 -Ibench/cuda -o /tmp/launch bench/cuda/launch.cu ||
   exit 1
-bench_args=(--platform-name NVIDIA --local-size 256 --count 1000
+bench_args=(--platform-name "$platform" --local-size 256 --count 1000
             --requests 2000 --csv "$csv")
 for i in 1 2; do
   for j in "${!labels[@]}"; do
@@ -45,7 +49,7 @@ for i in 1 2; do
   done
   timeout 100 /tmp/xwg-build/xwg-launch-bench "${bench_args[@]}" \
       --label "$name$i" || exit 1
-  if [ "$i" = 1 ]; then
+  if [ "$i" = 1 ] && [ "$platform" = NVIDIA ]; then
     timeout 100 /tmp/launch 1000 2000 >> "$csv" || exit 1
   fi
 done
