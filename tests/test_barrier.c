@@ -697,13 +697,22 @@ END_TEST
 
 /* ---- asynchronous launches ------------------------------------------------ */
 
+/* A second in-order queue on the test's device. */
+static cl_command_queue second_queue(const test_env *env)
+{
+    int err;
+    cl_command_queue q =
+        clCreateCommandQueueWithProperties(env->cl, env->device, NULL, &err);
+    ck_assert_msg(q != NULL, "second queue: %d", err);
+    return q;
+}
+
 START_TEST(two_launches_in_flight_do_not_share_state)
 {
     test_env env;
     test_env_open(&env, NULL);
     int err;
-    cl_command_queue q2 =
-        clCreateCommandQueueWithProperties(env.cl, env.device, NULL, &err);
+    cl_command_queue q2 = second_queue(&env);
     cl_kernel k[2];
     cl_mem data[2], errors[2];
     cl_uint episodes = 2000;
@@ -842,8 +851,7 @@ START_TEST(chained_launches_each_get_their_own_status)
     test_env env;
     test_env_open(&env, NULL);
     int err;
-    cl_command_queue q2 =
-        clCreateCommandQueueWithProperties(env.cl, env.device, NULL, &err);
+    cl_command_queue q2 = second_queue(&env);
     cl_kernel stress_k = test_build_kernel(&env, stress_source, "stress", NULL);
     cl_kernel misuse_k =
         test_build_kernel(&env, misuse_source, "early_return", NULL);

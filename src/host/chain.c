@@ -42,22 +42,29 @@ void xwg__chain_add(xwg_context *ctx, xwg_pending *p)
     pthread_mutex_unlock(&ctx->lock);
 }
 
+/* Takes q, whose predecessor in the unread list is prev (NULL: q is the
+ * first), out of the list; under ctx->lock. */
+static void unlink_unread(xwg_context *ctx, xwg_pending *prev, xwg_pending *q)
+{
+    xwg_pending *next = xwg__pending_link(q)->next;
+    if (prev != NULL)
+        xwg__pending_link(prev)->next = next;
+    else
+        ctx->unread_first = next;
+    if (ctx->unread_last == q)
+        ctx->unread_last = prev;
+}
+
 void xwg__chain_remove(xwg_context *ctx, xwg_pending *p)
 {
     pthread_mutex_lock(&ctx->lock);
     xwg_pending *prev = NULL;
     for (xwg_pending *q = ctx->unread_first; q != NULL;
          prev = q, q = xwg__pending_link(q)->next) {
-        if (q != p)
-            continue;
-        xwg_pending *next = xwg__pending_link(q)->next;
-        if (prev != NULL)
-            xwg__pending_link(prev)->next = next;
-        else
-            ctx->unread_first = next;
-        if (ctx->unread_last == q)
-            ctx->unread_last = prev;
-        break;
+        if (q == p) {
+            unlink_unread(ctx, prev, q);
+            break;
+        }
     }
     pthread_mutex_unlock(&ctx->lock);
 }
@@ -81,12 +88,7 @@ static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
             xwg_pending *next = link->next;
             if (link->queue == queue) {
                 taken[(*count)++] = q;
-                if (prev != NULL)
-                    xwg__pending_link(prev)->next = next;
-                else
-                    ctx->unread_first = next;
-                if (ctx->unread_last == q)
-                    ctx->unread_last = prev;
+                unlink_unread(ctx, prev, q);
             } else {
                 prev = q;
             }
