@@ -829,13 +829,48 @@ START_TEST(launches_report_status_on_every_kind_of_queue)
 END_TEST
 
 /* A kernel with XWG_STATE that never runs XWG_DISCOVER(): its launches
- * cannot be told from launches that never ran. */
-static const char undiscovered_source[] =
+ * cannot be told from launches that never ran. And one that arrives at the
+ * split barrier twice: XWG_ERROR_BARRIER_MISUSE. */
+static const char chain_source[] =
     "__kernel void undiscovered(__global uint *out, XWG_STATE)\n"
     "{\n"
     "    if (get_global_id(0) == 0)\n"
     "        out[0] = 7u;\n"
+    "}\n"
+    "__kernel void arrive_twice(__global uint *out, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    xwg_token t = xwg_barrier_arrive();\n"
+    "    t = xwg_barrier_arrive();\n"
+    "    xwg_barrier_wait(t);\n"
     "}\n";
+
+/* A stress kernel on buffers of its own, for a second queue. */
+typedef struct own_stress {
+    cl_kernel kernel;
+    cl_mem data, errors;
+} own_stress;
+
+static own_stress own_stress_open(test_env *env, cl_uint episodes)
+{
+    own_stress s = {test_build_kernel(env, stress_source, "stress", NULL),
+                    make_buffer(env, 64 * 1024 * sizeof(cl_uint)),
+                    make_buffer(env, sizeof(cl_uint))};
+    const cl_uint zero = 0;
+    clEnqueueWriteBuffer(env->queue, s.errors, CL_TRUE, 0, sizeof zero,
+                         &zero, 0, NULL, NULL);
+    clSetKernelArg(s.kernel, 0, sizeof s.data, &s.data);
+    clSetKernelArg(s.kernel, 1, sizeof s.errors, &s.errors);
+    clSetKernelArg(s.kernel, 2, sizeof episodes, &episodes);
+    return s;
+}
+
+static void own_stress_close(own_stress *s)
+{
+    clReleaseKernel(s->kernel);
+    clReleaseMemObject(s->data);
+    clReleaseMemObject(s->errors);
+}
 
 /* Launches with no event on an in-order queue (xwg_launch_async() with a
  * NULL event) have their statuses read together, at the first finish on
@@ -843,31 +878,29 @@ static const char undiscovered_source[] =
  * the order of the finishes. A chain on the test's queue of a stress
  * launch through discovery, a misuse that times out, a kernel that never
  * runs XWG_DISCOVER() (no event can say so: its run count must), a launch
- * with an event among them, and a stress launch with discovery skipped,
- * beside a stress launch on a second queue; finished out of order. Then a
- * launch succeeds: the failures left nothing behind. */
+ * with an event among them, a split-barrier misuse and a stress launch
+ * with discovery skipped, beside a stress launch on a second queue (on
+ * buffers of its own); finished out of order. Then a launch succeeds: the
+ * failures left nothing behind. */
 START_TEST(chained_launches_each_get_their_own_status)
 {
     test_env env;
     test_env_open(&env, NULL);
     int err;
     cl_command_queue q2 = second_queue(&env);
-    cl_kernel stress_k = test_build_kernel(&env, stress_source, "stress", NULL);
+    const cl_uint episodes = 500;
+    own_stress mine = own_stress_open(&env, episodes),
+               other = own_stress_open(&env, episodes);
     cl_kernel misuse_k =
         test_build_kernel(&env, misuse_source, "early_return", NULL);
     cl_kernel undiscovered_k =
-        test_build_kernel(&env, undiscovered_source, "undiscovered", NULL);
-    cl_mem data = make_buffer(&env, 64 * 1024 * sizeof(cl_uint));
-    cl_mem errors = make_buffer(&env, sizeof(cl_uint));
+        test_build_kernel(&env, chain_source, "undiscovered", NULL);
+    cl_kernel twice_k =
+        test_build_kernel(&env, chain_source, "arrive_twice", NULL);
     cl_mem out = make_buffer(&env, 64 * sizeof(cl_uint));
-    const cl_uint zero = 0, episodes = 500;
-    clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero, &zero, 0,
-                         NULL, NULL);
-    clSetKernelArg(stress_k, 0, sizeof data, &data);
-    clSetKernelArg(stress_k, 1, sizeof errors, &errors);
-    clSetKernelArg(stress_k, 2, sizeof episodes, &episodes);
     clSetKernelArg(misuse_k, 0, sizeof out, &out);
     clSetKernelArg(undiscovered_k, 0, sizeof out, &out);
+    clSetKernelArg(twice_k, 0, sizeof out, &out);
 
     xwg_launch_options forced = XWG_LAUNCH_OPTIONS_INIT, one = forced;
     forced.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
@@ -881,13 +914,13 @@ START_TEST(chained_launches_each_get_their_own_status)
         const xwg_launch_options *opts;
         int with_event, expected;
     } chain[] = {
-        {env.queue, stress_k, NULL, 0, XWG_SUCCESS},
-        {q2, stress_k, NULL, 0, XWG_SUCCESS},
+        {env.queue, mine.kernel, NULL, 0, XWG_SUCCESS},
+        {q2, other.kernel, NULL, 0, XWG_SUCCESS},
         {env.queue, misuse_k, &forced, 0, XWG_ERROR_BARRIER_TIMEOUT},
         {env.queue, undiscovered_k, &forced, 0, XWG_ERROR_KERNEL_NOT_RUN},
-        {env.queue, stress_k, &one, 1, XWG_SUCCESS},
-        {env.queue, misuse_k, &forced, 0, XWG_ERROR_BARRIER_TIMEOUT},
-        {env.queue, stress_k, &one, 0, XWG_SUCCESS},
+        {env.queue, mine.kernel, &one, 1, XWG_SUCCESS},
+        {env.queue, twice_k, &one, 0, XWG_ERROR_BARRIER_MISUSE},
+        {env.queue, mine.kernel, &one, 0, XWG_SUCCESS},
     };
     enum { N = sizeof chain / sizeof chain[0] };
     xwg_pending *pending[N];
@@ -912,23 +945,73 @@ START_TEST(chained_launches_each_get_their_own_status)
         if (err == XWG_SUCCESS) {
             ck_assert_int_eq(info.timed_out, 0);
             ck_assert_uint_ge(info.groups, 1);
+            if (chain[i].opts != NULL) /* discovery skipped */
+                ck_assert_uint_eq(info.groups, chain[i].opts->groups);
         }
         if (event[i] != NULL)
             clReleaseEvent(event[i]);
     }
-    ck_assert_uint_eq(read_word(&env, errors), 0);
+    ck_assert_uint_eq(read_word(&env, mine.errors), 0);
+    ck_assert_uint_eq(read_word(&env, other.errors), 0);
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, stress_k, 64, &one,
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, mine.kernel, 64, &one,
                                    &info),
                      XWG_SUCCESS);
-    ck_assert_uint_eq(read_word(&env, errors), 0);
-    clReleaseMemObject(data);
-    clReleaseMemObject(errors);
+    ck_assert_uint_eq(read_word(&env, mine.errors), 0);
+    own_stress_close(&mine);
+    own_stress_close(&other);
     clReleaseMemObject(out);
-    clReleaseKernel(stress_k);
     clReleaseKernel(misuse_k);
     clReleaseKernel(undiscovered_k);
+    clReleaseKernel(twice_k);
     clReleaseCommandQueue(q2);
+    test_env_close(&env);
+}
+END_TEST
+
+/* A launch on fewer groups leaves its collectives' partials where a launch
+ * on more groups has flags (xwg_state_layout.h): a larger launch on the
+ * same state buffer must not take them for arrivals. With the XF barrier,
+ * a one-group launch whose all-reduce publishes 1 leaves group 1's flag
+ * at 1; a two-group stress launch that took the buffer as that launch
+ * left it would see group 1 arrive before it has. */
+static const char seed_source[] =
+    "__kernel void seed(__global uint *out, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    const uint sum = xwg_reduce_add_uint(get_local_id(0) == 0 ? 1u : 0u);\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        out[0] = sum;\n"
+    "}\n";
+
+START_TEST(a_larger_launch_does_not_take_partials_for_flags)
+{
+    test_env env;
+    open_env_for(&env, XWG_BARRIER_XF, NULL);
+    own_stress stress = own_stress_open(&env, 2000);
+    cl_kernel seed = test_build_kernel(&env, seed_source, "seed", NULL);
+    cl_mem out = make_buffer(&env, sizeof(cl_uint));
+    clSetKernelArg(seed, 0, sizeof out, &out);
+    xwg_launch_options one = XWG_LAUNCH_OPTIONS_INIT, two = one;
+    one.groups = 1;
+    one.skip_discovery = 1;
+    two.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    two.skip_discovery = 1;
+    xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+    for (int round = 0; round < 3; round++) {
+        ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, seed, 64, &one,
+                                       &info),
+                         XWG_SUCCESS);
+        ck_assert_uint_eq(read_word(&env, out), 1);
+        int err = xwg_launch_ex(env.xc, env.queue, stress.kernel, 64, &two,
+                                &info);
+        ck_assert_msg(err == XWG_SUCCESS, "round %d: stress: %s", round,
+                      xwg_status_name(err));
+        ck_assert_uint_eq(read_word(&env, stress.errors), 0);
+    }
+    own_stress_close(&stress);
+    clReleaseKernel(seed);
+    clReleaseMemObject(out);
     test_env_close(&env);
 }
 END_TEST
@@ -1037,6 +1120,7 @@ int main(void)
         add_test(tc, two_launches_in_flight_do_not_share_state);
         add_test(tc, launches_report_status_on_every_kind_of_queue);
         add_test(tc, chained_launches_each_get_their_own_status);
+        add_test(tc, a_larger_launch_does_not_take_partials_for_flags);
         add_test(tc, default_barrier_follows_the_launch_size);
         add_test(tc, tree_wakes_share_one_state_buffer);
         add_test(tc, launches_start_from_the_state_the_last_one_left);

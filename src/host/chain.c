@@ -18,11 +18,16 @@
  * status says instead: XWG__W_RUNS, which every launch's XWG_DISCOVER()
  * advances (launch.c checks it).
  *
- * Locks: ctx->lock guards the unread list (short, no OpenCL call under
- * it); ctx->chain_read_lock lets one thread at a time read, and every
- * link's `read` and result change under it, so a finish that finds its
- * launch being read by another thread waits for that read, then finds the
- * result.
+ * A slab serves the launches of one queue at a time (slab.c), so a read
+ * of its parent never meets another queue's command on one of its
+ * sub-buffers, which OpenCL leaves undefined.
+ *
+ * Locks: ctx->lock guards the unread list and every link's `read` and
+ * result, with no OpenCL call under it. A finish takes its queue's unread
+ * launches (XWG__READING), reads them outside the lock, and marks them
+ * read; a finish that finds its launch taken by another thread's read
+ * waits on ctx->chain_done for it. Reads on different queues never wait
+ * for each other.
  */
 #include "internal.h"
 
@@ -55,26 +60,32 @@ static void unlink_unread(xwg_context *ctx, xwg_pending *prev, xwg_pending *q)
         ctx->unread_last = prev;
 }
 
-void xwg__chain_remove(xwg_context *ctx, xwg_pending *p)
+/* Takes p out of the unread list, if it is there; under ctx->lock. */
+static void remove_unread(xwg_context *ctx, xwg_pending *p)
 {
-    pthread_mutex_lock(&ctx->lock);
     xwg_pending *prev = NULL;
     for (xwg_pending *q = ctx->unread_first; q != NULL;
          prev = q, q = xwg__pending_link(q)->next) {
         if (q == p) {
             unlink_unread(ctx, prev, q);
-            break;
+            return;
         }
     }
+}
+
+void xwg__chain_remove(xwg_context *ctx, xwg_pending *p)
+{
+    pthread_mutex_lock(&ctx->lock);
+    remove_unread(ctx, p);
     pthread_mutex_unlock(&ctx->lock);
 }
 
 /* Takes every unread launch on queue out of the list, oldest first, into
- * a malloc'd array (*count of them); NULL when out of memory. */
+ * a malloc'd array (*count of them); NULL when out of memory. Under
+ * ctx->lock. */
 static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
                                  size_t *count)
 {
-    pthread_mutex_lock(&ctx->lock);
     size_t n = 0;
     for (xwg_pending *q = ctx->unread_first; q != NULL;
          q = xwg__pending_link(q)->next)
@@ -95,7 +106,6 @@ static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
             q = next;
         }
     }
-    pthread_mutex_unlock(&ctx->lock);
     return taken;
 }
 
@@ -162,26 +172,39 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
 int xwg__chain_read(xwg_context *ctx, xwg_pending *p)
 {
     xwg__chain_link *link = xwg__pending_link(p);
-    pthread_mutex_lock(&ctx->chain_read_lock);
-    if (!link->read) {
-        size_t n = 0;
-        xwg_pending **batch = take_unread(ctx, link->queue, &n);
-        cl_int err = batch == NULL ? XWG_ERROR_OUT_OF_HOST_MEMORY : CL_SUCCESS;
-        if (batch != NULL) {
-            qsort(batch, n, sizeof *batch, by_slot);
-            err = read_all(ctx, link->queue, batch, n);
-            for (size_t i = 0; i < n; i++) {
-                xwg__pending_link(batch[i])->err = err;
-                xwg__pending_link(batch[i])->read = 1;
-            }
-        }
-        free(batch);
-        if (!link->read) { /* out of memory: p is still in the list */
-            xwg__chain_remove(ctx, p);
-            link->err = err;
-            link->read = 1;
-        }
+    pthread_mutex_lock(&ctx->lock);
+    while (link->read == XWG__READING)
+        pthread_cond_wait(&ctx->chain_done, &ctx->lock);
+    if (link->read == XWG__READ) {
+        pthread_mutex_unlock(&ctx->lock);
+        return link->err;
     }
-    pthread_mutex_unlock(&ctx->chain_read_lock);
+    size_t n = 0;
+    xwg_pending **batch = take_unread(ctx, link->queue, &n);
+    if (batch == NULL) { /* out of memory: p alone, with no status */
+        remove_unread(ctx, p);
+        link->read = XWG__READ;
+        link->err = XWG_ERROR_OUT_OF_HOST_MEMORY;
+        pthread_mutex_unlock(&ctx->lock);
+        clFinish(link->queue); /* the kernel, before its buffer goes back */
+        return link->err;
+    }
+    for (size_t i = 0; i < n; i++)
+        xwg__pending_link(batch[i])->read = XWG__READING;
+    pthread_mutex_unlock(&ctx->lock);
+
+    qsort(batch, n, sizeof *batch, by_slot);
+    cl_int err = read_all(ctx, link->queue, batch, n);
+    if (err != CL_SUCCESS)
+        clFinish(link->queue); /* every kernel, before its buffer goes back */
+
+    pthread_mutex_lock(&ctx->lock);
+    for (size_t i = 0; i < n; i++) {
+        xwg__pending_link(batch[i])->err = err;
+        xwg__pending_link(batch[i])->read = XWG__READ;
+    }
+    pthread_cond_broadcast(&ctx->chain_done);
+    pthread_mutex_unlock(&ctx->lock);
+    free(batch);
     return link->err;
 }

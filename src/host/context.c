@@ -337,7 +337,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
         ctx->state = NULL;
         err = XWG_ERROR_OUT_OF_HOST_MEMORY;
     } else if (ctx->state != NULL &&
-               pthread_mutex_init(&ctx->chain_read_lock, NULL) != 0) {
+               pthread_cond_init(&ctx->chain_done, NULL) != 0) {
         pthread_mutex_destroy(&ctx->lock);
         clReleaseMemObject(ctx->state);
         ctx->state = NULL;
@@ -409,7 +409,7 @@ void xwg_context_release(xwg_context *ctx)
     clReleaseCommandQueue(ctx->queue);
     clReleaseDevice(ctx->device);
     clReleaseContext(ctx->cl);
-    pthread_mutex_destroy(&ctx->chain_read_lock);
+    pthread_cond_destroy(&ctx->chain_done);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }

@@ -30,8 +30,11 @@ typedef struct xwg__state_buffer {
     size_t words;
     /* 1 once the buffer is known to be as the barriers start from: after
      * a launch whose every barrier completed (each ends with the master
-     * lowering all flags, and the counters' counts back at 0). */
+     * lowering all flags, and the counters' counts back at 0), for the
+     * flags of its first clean_groups groups: that launch's groups. Past
+     * them lie its collectives' partials, or words never written. */
     int clean;
+    cl_uint clean_groups;
     /* The header words [0, XWG__W_WATCHDOG] it was last written with. */
     cl_uint header[XWG__W_WATCHDOG + 1];
     /* Words from the start that the next launch writes even where the
@@ -65,7 +68,13 @@ typedef struct xwg__state_buffer {
 typedef struct xwg__slab {
     cl_mem parent;
     size_t slot_words, slot_bytes;
-    cl_ulong used; /* bit s: slot s has a sub-buffer out */
+    cl_ulong used; /* bit s: slot s has a sub-buffer (in the pool or out) */
+    /* Bit s: slot s serves a launch in flight. While any does, the slab
+     * serves launches of `owner` alone: a read of the parent (chain.c)
+     * while another queue's command writes one of its sub-buffers is
+     * undefined in OpenCL. */
+    cl_ulong busy;
+    cl_command_queue owner;
 } xwg__slab;
 
 /* Idle state buffers a context keeps: each launch in flight holds one
@@ -90,11 +99,12 @@ struct xwg_context {
     size_t pool_len;
     xwg__slab slabs[XWG__SLABS_MAX]; /* what the pool's buffers are cut from */
     size_t slabs_len;
+    int slabs_refused; /* a slab could not be made: buffers of their own */
     /* Launches enqueued without an event whose status nobody has read
-     * yet, oldest first (chain.c; under lock), and the lock that lets one
-     * thread at a time read such statuses, outside `lock`. */
+     * yet, oldest first, and the signal that a read of such statuses has
+     * ended (chain.c; both under lock). */
     xwg_pending *unread_first, *unread_last;
-    pthread_mutex_t chain_read_lock;
+    pthread_cond_t chain_done;
     /* Write every state buffer whole (Oclgrind: see launch.c). */
     int full_state_writes;
     xwg_options options;    /* after defaults and environment */
@@ -213,18 +223,29 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf);
  * that waited there would hold up every other command of that queue. */
 int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
                     cl_uint count, cl_uint *values);
-/* A launch state buffer of at least `words` words, from the pool or new;
+/* A state buffer of at least `words` words for a launch on queue, from the
+ * pool or new (slab.c says which may serve it);
  * and back to the pool (or released, when the pool is full). */
-int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out);
+int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
+                       xwg__state_buffer *out);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
 
-/* slab.c: a sub-buffer of at least `words` words from a slab with a free
- * slot (a new slab where none has one and there is room for it), or a
- * buffer of its own (slab -1) where no slab can be had; the slot back;
- * and every slab released (the context's release, after the pool's). */
-int xwg__slab_take(xwg_context *ctx, size_t words, xwg__state_buffer *out);
+/* slab.c: a sub-buffer of at least `words` words for a launch on queue,
+ * from a slab with a free slot that may serve queue (a new slab where
+ * none has one and there is room for it), or a buffer of its own (slab
+ * -1) where no slab can be had; the slot back, once its sub-buffer is
+ * released; and every slab released (the context's release, after the
+ * pool's). Under ctx->lock: whether buf may serve a launch on queue, and
+ * marking it as serving one (claim) or not (unclaim). */
+int xwg__slab_take(xwg_context *ctx, size_t words, cl_command_queue queue,
+                   xwg__state_buffer *out);
 void xwg__slab_give_back(xwg_context *ctx, const xwg__state_buffer *buf);
 void xwg__slabs_release(xwg_context *ctx);
+int xwg__slab_may_serve(const xwg_context *ctx, const xwg__state_buffer *buf,
+                        cl_command_queue queue);
+void xwg__slab_claim(xwg_context *ctx, const xwg__state_buffer *buf,
+                     cl_command_queue queue);
+void xwg__slab_unclaim(xwg_context *ctx, const xwg__state_buffer *buf);
 
 /* The status words a launch's finish reads: the participants (where the
  * kernel ran discovery), the failed flag, the misuse word, the split
@@ -243,13 +264,14 @@ int xwg__chain_read(xwg_context *ctx, xwg_pending *p);
 /* Takes p out of the unread list, if it is there (before it is freed). */
 void xwg__chain_remove(xwg_context *ctx, xwg_pending *p);
 /* What chain.c needs of a pending launch (launch.c owns the rest). */
+enum { XWG__UNREAD, XWG__READING, XWG__READ };
 typedef struct xwg__chain_link {
     /* Not retained: a retain and a release cost NVIDIA's driver about
      * 2 us a launch, and the caller keeps the queue until the finish
      * (include/xwg_barrier.h). */
     cl_command_queue queue;
     xwg_pending *next;      /* in the unread list */
-    int read;               /* 1 once words and err are set */
+    int read; /* XWG__UNREAD, XWG__READING (taken by a read), XWG__READ */
     cl_int err;
     cl_uint words[XWG__STATUS_WORDS]; /* [XWG__STATUS_FIRST, _LAST] */
 } xwg__chain_link;

@@ -171,13 +171,16 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
 
 /* Whether the state buffer is ready for this launch as its last launch
  * left it, so that the launch needs no write: that launch completed every
- * barrier and left the grid counter's count at 0 (xwg_state_layout.h), and
- * this one skips discovery (whose words need a fresh start) and has the
- * same header (mode, protocol, window, barrier, watchdog). Never on
- * Oclgrind, which needs every buffer written whole. */
+ * barrier and left the grid counter's count at 0 (xwg_state_layout.h)
+ * with at least this launch's groups (past its own groups lie its
+ * collectives' partials, where a larger launch's flags are), its run
+ * count is known, and this one skips discovery (whose words need a fresh
+ * start) and has the same header (mode, protocol, window, barrier,
+ * watchdog). Never on Oclgrind, which needs every buffer written whole. */
 static int state_ready(const xwg_pending *p)
 {
-    return p->state.clean && p->state.runs_known && p->skip_discovery &&
+    return p->state.clean && p->groups <= p->state.clean_groups &&
+           p->state.runs_known && p->skip_discovery &&
            p->state.rewrite == 0 &&
            !p->ctx->full_state_writes &&
            !memcmp(p->state.header, p->header, sizeof p->state.header);
@@ -209,10 +212,11 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         return err;
     const int ordered = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     if (!state_ready(p)) {
-        /* A clean buffer needs its header alone; any other, every word
-         * this launch's groups use (Oclgrind: the whole buffer). */
+        /* A buffer whose flags are clean for this launch's groups needs
+         * its header alone; any other, every word those groups use
+         * (Oclgrind: the whole buffer). */
         size_t words = p->ctx->full_state_writes ? p->state.words
-                       : p->state.clean
+                       : p->state.clean && p->groups <= p->state.clean_groups
                            ? XWG__STATE_WORDS
                            : XWG__STATE_WORDS_FOR((size_t)p->groups);
         if (words < p->state.rewrite)
@@ -263,6 +267,8 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         p->read_err = clEnqueueReadBuffer(
             queue, p->state.mem, CL_TRUE, p->status_first * sizeof(cl_uint),
             count * sizeof(cl_uint), staged, 0, NULL, NULL);
+        if (p->read_err != CL_SUCCESS)
+            clFinish(queue); /* the kernel, before its buffer goes back */
         return CL_SUCCESS;
     }
     return clEnqueueReadBuffer(queue, p->state.mem, CL_FALSE,
@@ -338,15 +344,18 @@ static int launch_async(const char *fn, xwg_context *ctx,
     xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       xwg__watchdog_polls(ctx, o.watchdog_ms), p->header);
-    err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups),
+    err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups), queue,
                              &p->state);
     if (err == XWG_SUCCESS)
         err = enqueue(p, queue, kernel, state_arg, local_size, read_now,
                       event != NULL);
     if (err != XWG_SUCCESS) {
         /* Commands already enqueued still use the buffer: wait for them
-         * before it goes back to the pool. */
+         * before it goes back to the pool, which no longer knows what
+         * they left in it. */
         clFinish(queue);
+        p->state.clean = 0;
+        p->state.runs_known = 0;
         pending_free(p);
         return err;
     }
@@ -468,6 +477,7 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
                                 : 1u;
     p->state.clean = err == CL_SUCCESS && !failed &&
                      (counter & ~(cl_uint)XWG__SENSE) == 0u;
+    p->state.clean_groups = p->groups;
     /* A tree split arrive whose wait never came (the kernel returned
      * first: no wait times out, so nothing fails) leaves a count in its
      * cluster's word, which the next launch would take for an arrival. */

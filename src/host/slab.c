@@ -6,9 +6,13 @@
  * state buffer is a sub-buffer over one slot. A chain of launches on one
  * queue takes the lowest free slots, so their status words lie one slot
  * apart in one parent, and one rectangular read fetches them all
- * (chain.c). Sub-buffer origins must be multiples of the device's base
+ * (chain.c). While any slot of a slab serves a launch in flight, the
+ * slab serves launches of that launch's queue alone: OpenCL leaves a read
+ * of the parent undefined while another command writes one of its
+ * sub-buffers, and only commands of one in-order queue are ordered with
+ * the read. Sub-buffer origins must be multiples of the device's base
  * address alignment: every slot's size is. Slabs live until the context
- * is released; their slots go back as the pool lets buffers go.
+ * is released, and the pool keeps their sub-buffers.
  */
 #include "internal.h"
 
@@ -35,20 +39,52 @@ static size_t slot_bytes_for(const xwg_context *ctx, size_t words)
     return bytes;
 }
 
-/* The slab, under ctx->lock, with a free slot of at least `words` words:
- * the one with the smallest slots, else a new one; -1 where none can be
- * had. */
-static int slab_with_room(xwg_context *ctx, size_t words)
+/* Whether slab s may serve a launch on queue: none of its slots serves a
+ * launch in flight, or those that do serve launches on queue. */
+static int may_serve(const xwg__slab *s, cl_command_queue queue)
+{
+    return s->busy == 0 || s->owner == queue;
+}
+
+int xwg__slab_may_serve(const xwg_context *ctx, const xwg__state_buffer *buf,
+                        cl_command_queue queue)
+{
+    return buf->slab < 0 || may_serve(&ctx->slabs[buf->slab], queue);
+}
+
+void xwg__slab_claim(xwg_context *ctx, const xwg__state_buffer *buf,
+                     cl_command_queue queue)
+{
+    if (buf->slab < 0)
+        return;
+    xwg__slab *s = &ctx->slabs[buf->slab];
+    s->busy |= (cl_ulong)1 << buf->slot;
+    s->owner = queue;
+}
+
+void xwg__slab_unclaim(xwg_context *ctx, const xwg__state_buffer *buf)
+{
+    if (buf->slab >= 0)
+        ctx->slabs[buf->slab].busy &= ~((cl_ulong)1 << buf->slot);
+}
+
+/* The slab, under ctx->lock, with a free slot of at least `words` words
+ * that may serve a launch on queue: the one with the smallest slots, else
+ * a new one; -1 where none can be had (a slab that could not be made is
+ * not asked for again). */
+static int slab_with_room(xwg_context *ctx, size_t words,
+                          cl_command_queue queue)
 {
     int best = -1;
     for (size_t i = 0; i < ctx->slabs_len; i++) {
         const xwg__slab *s = &ctx->slabs[i];
         const cl_ulong all = ((cl_ulong)1 << XWG__SLAB_SLOTS) - 1u;
         if (s->slot_words >= words && (s->used & all) != all &&
+            may_serve(s, queue) &&
             (best < 0 || s->slot_words < ctx->slabs[best].slot_words))
             best = (int)i;
     }
-    if (best >= 0 || ctx->slabs_len == XWG__SLABS_MAX)
+    if (best >= 0 || ctx->slabs_len == XWG__SLABS_MAX || ctx->slabs_refused)
         return best;
     xwg__slab *s = &ctx->slabs[ctx->slabs_len];
     memset(s, 0, sizeof *s);
@@ -59,17 +95,20 @@ static int slab_with_room(xwg_context *ctx, size_t words)
                                s->slot_bytes * XWG__SLAB_SLOTS, NULL, &err);
     XWG__TRACE("slab %zu: %d slots of %zu bytes: %s", ctx->slabs_len,
                XWG__SLAB_SLOTS, s->slot_bytes, xwg_status_name(err));
-    if (s->parent == NULL)
+    if (s->parent == NULL) {
+        ctx->slabs_refused = 1;
         return -1;
+    }
     return (int)ctx->slabs_len++;
 }
 
-int xwg__slab_take(xwg_context *ctx, size_t words, xwg__state_buffer *out)
+int xwg__slab_take(xwg_context *ctx, size_t words, cl_command_queue queue,
+                   xwg__state_buffer *out)
 {
     memset(out, 0, sizeof *out);
     out->slab = -1;
     pthread_mutex_lock(&ctx->lock);
-    const int i = slab_with_room(ctx, words);
+    const int i = slab_with_room(ctx, words, queue);
     unsigned slot = 0;
     if (i >= 0) {
         xwg__slab *s = &ctx->slabs[i];
@@ -88,6 +127,7 @@ int xwg__slab_take(xwg_context *ctx, size_t words, xwg__state_buffer *out)
             out->slab = i;
             out->slot = slot;
             out->words = s->slot_words;
+            xwg__slab_claim(ctx, out, queue);
         }
     }
     pthread_mutex_unlock(&ctx->lock);

@@ -33,7 +33,8 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
                                values, 0, NULL, NULL);
 }
 
-int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
+int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
+                       xwg__state_buffer *out)
 {
     /* Of the idle buffers that fit, the first by slab and slot: a chain
      * of launches then takes consecutive slots, whose statuses one read
@@ -42,7 +43,7 @@ int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
     size_t best = ctx->pool_len;
     for (size_t i = 0; i < ctx->pool_len; i++) {
         const xwg__state_buffer *b = &ctx->pool[i];
-        if (b->words >= words &&
+        if (b->words >= words && xwg__slab_may_serve(ctx, b, queue) &&
             (best == ctx->pool_len ||
              (unsigned)b->slab < (unsigned)ctx->pool[best].slab ||
              (b->slab == ctx->pool[best].slab &&
@@ -52,11 +53,12 @@ int xwg__state_acquire(xwg_context *ctx, size_t words, xwg__state_buffer *out)
     if (best < ctx->pool_len) {
         *out = ctx->pool[best];
         ctx->pool[best] = ctx->pool[--ctx->pool_len];
+        xwg__slab_claim(ctx, out, queue);
         pthread_mutex_unlock(&ctx->lock);
         return XWG_SUCCESS;
     }
     pthread_mutex_unlock(&ctx->lock);
-    return xwg__slab_take(ctx, words, out);
+    return xwg__slab_take(ctx, words, queue, out);
 }
 
 cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
@@ -96,6 +98,7 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf)
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf)
 {
     pthread_mutex_lock(&ctx->lock);
+    xwg__slab_unclaim(ctx, &buf); /* its launch has ended */
     size_t own = 0; /* buffers of their own in the pool */
     for (size_t i = 0; i < ctx->pool_len; i++)
         own += ctx->pool[i].slab < 0;
