@@ -21,6 +21,7 @@
 #include "barrier_kernels.h"
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -973,25 +974,46 @@ END_TEST
  * on more groups has flags (xwg_state_layout.h): a larger launch on the
  * same state buffer must not take them for arrivals. With the XF barrier,
  * a one-group launch whose all-reduce publishes 1 leaves group 1's flag
- * at 1; a two-group stress launch that took the buffer as that launch
- * left it would see group 1 arrive before it has. */
-static const char seed_source[] =
+ * at 1. In the two-group launch after it, group 1 arrives late (it spins
+ * first) and marks its arrival: a master that took the stale flag for
+ * that arrival passes the barrier before the mark. */
+static const char larger_source[] =
     "__kernel void seed(__global uint *out, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
     "    const uint sum = xwg_reduce_add_uint(get_local_id(0) == 0 ? 1u : 0u);\n"
     "    if (get_local_id(0) == 0)\n"
     "        out[0] = sum;\n"
+    "}\n"
+    "__kernel void late(__global volatile uint *mark, uint spin, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    const uint g = xwg_group_id();\n"
+    "    if (g != 0u && get_local_id(0) == 0u) {\n"
+    "        uint sink = 0u;\n"
+    "        for (uint i = 0u; i < spin; i++)\n"
+    "            sink += mark[63]; /* volatile: every read happens */\n"
+    "        mark[g] = 1u + (sink & 0u);\n"
+    "    }\n"
+    "    xwg_barrier();\n"
+    "    if (g == 0u && get_local_id(0) == 0u)\n"
+    "        for (uint h = 1u; h < xwg_num_groups(); h++)\n"
+    "            if (mark[h] != 1u)\n"
+    "                mark[0] += 1u; /* arrivals seen before they were made */\n"
     "}\n";
 
 START_TEST(a_larger_launch_does_not_take_partials_for_flags)
 {
     test_env env;
     open_env_for(&env, XWG_BARRIER_XF, NULL);
-    own_stress stress = own_stress_open(&env, 2000);
-    cl_kernel seed = test_build_kernel(&env, seed_source, "seed", NULL);
+    cl_kernel seed = test_build_kernel(&env, larger_source, "seed", NULL);
+    cl_kernel late = test_build_kernel(&env, larger_source, "late", NULL);
     cl_mem out = make_buffer(&env, sizeof(cl_uint));
+    cl_mem mark = make_buffer(&env, 64 * sizeof(cl_uint));
+    const cl_uint spin = 4000000, zero = 0;
     clSetKernelArg(seed, 0, sizeof out, &out);
+    clSetKernelArg(late, 0, sizeof mark, &mark);
+    clSetKernelArg(late, 1, sizeof spin, &spin);
     xwg_launch_options one = XWG_LAUNCH_OPTIONS_INIT, two = one;
     one.groups = 1;
     one.skip_discovery = 1;
@@ -1003,15 +1025,76 @@ START_TEST(a_larger_launch_does_not_take_partials_for_flags)
                                        &info),
                          XWG_SUCCESS);
         ck_assert_uint_eq(read_word(&env, out), 1);
-        int err = xwg_launch_ex(env.xc, env.queue, stress.kernel, 64, &two,
-                                &info);
-        ck_assert_msg(err == XWG_SUCCESS, "round %d: stress: %s", round,
+        clEnqueueFillBuffer(env.queue, mark, &zero, sizeof zero, 0,
+                            64 * sizeof zero, 0, NULL, NULL);
+        int err = xwg_launch_ex(env.xc, env.queue, late, 64, &two, &info);
+        ck_assert_msg(err == XWG_SUCCESS, "round %d: %s", round,
                       xwg_status_name(err));
-        ck_assert_uint_eq(read_word(&env, stress.errors), 0);
+        ck_assert_msg(read_word(&env, mark) == 0,
+                      "round %d: the master passed the barrier before "
+                      "group 1 arrived", round);
     }
-    own_stress_close(&stress);
     clReleaseKernel(seed);
+    clReleaseKernel(late);
     clReleaseMemObject(out);
+    clReleaseMemObject(mark);
+    test_env_close(&env);
+}
+END_TEST
+
+/* Threads finishing launches of one chain at once (src/host/chain.c): the
+ * first finish of each takes the queue's unread launches and reads them
+ * outside the context's lock; a finish whose launch another thread is
+ * reading waits for that read. Every launch must end with its own
+ * status, and no finish may wait for ever. */
+typedef struct finisher {
+    xwg_pending **pending;
+    int first, step, count, failures;
+} finisher;
+
+static void *finish_some(void *arg)
+{
+    finisher *f = arg;
+    for (int i = f->first; i < f->count; i += f->step) {
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        if (xwg_launch_finish(f->pending[i], &info) != XWG_SUCCESS ||
+            info.groups != 1)
+            f->failures++;
+    }
+    return NULL;
+}
+
+START_TEST(threads_finish_one_chain_at_once)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    own_stress stress = own_stress_open(&env, 50);
+    xwg_launch_options one = XWG_LAUNCH_OPTIONS_INIT;
+    one.groups = 1;
+    one.skip_discovery = 1;
+    enum { N = 24, THREADS = 3 };
+    for (int round = 0; round < 4; round++) {
+        xwg_pending *pending[N];
+        for (int i = 0; i < N; i++)
+            ck_assert_int_eq(xwg_launch_async(env.xc, env.queue,
+                                              stress.kernel, 64, &one,
+                                              &pending[i], NULL),
+                             XWG_SUCCESS);
+        finisher f[THREADS];
+        pthread_t t[THREADS];
+        for (int k = 0; k < THREADS; k++) {
+            f[k] = (finisher){pending, k, THREADS, N, 0};
+            ck_assert_int_eq(pthread_create(&t[k], NULL, finish_some, &f[k]),
+                             0);
+        }
+        for (int k = 0; k < THREADS; k++) {
+            pthread_join(t[k], NULL);
+            ck_assert_msg(f[k].failures == 0, "round %d: thread %d: %d "
+                          "launches failed", round, k, f[k].failures);
+        }
+    }
+    ck_assert_uint_eq(read_word(&env, stress.errors), 0);
+    own_stress_close(&stress);
     test_env_close(&env);
 }
 END_TEST
@@ -1121,6 +1204,7 @@ int main(void)
         add_test(tc, launches_report_status_on_every_kind_of_queue);
         add_test(tc, chained_launches_each_get_their_own_status);
         add_test(tc, a_larger_launch_does_not_take_partials_for_flags);
+        add_test(tc, threads_finish_one_chain_at_once);
         add_test(tc, default_barrier_follows_the_launch_size);
         add_test(tc, tree_wakes_share_one_state_buffer);
         add_test(tc, launches_start_from_the_state_the_last_one_left);
