@@ -111,9 +111,8 @@ const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
 
 static void pending_free(xwg_pending *p)
 {
-    if (p->chained) {
+    if (p->chained)
         xwg__chain_remove(p->ctx, p);
-    }
     if (p->read)
         clReleaseEvent(p->read);
     if (p->setup)
@@ -169,18 +168,25 @@ static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
     return XWG_SUCCESS;
 }
 
+/* Whether the buffer's flags are as the barriers start from for this
+ * launch's groups: its last launch completed with at least as many (past
+ * its own groups lie its collectives' partials, where a larger launch's
+ * flags are). */
+static int flags_clean(const xwg_pending *p)
+{
+    return p->state.clean && p->groups <= p->state.clean_groups;
+}
+
 /* Whether the state buffer is ready for this launch as its last launch
  * left it, so that the launch needs no write: that launch completed every
  * barrier and left the grid counter's count at 0 (xwg_state_layout.h)
- * with at least this launch's groups (past its own groups lie its
- * collectives' partials, where a larger launch's flags are), its run
- * count is known, and this one skips discovery (whose words need a fresh
+ * with at least this launch's groups (flags_clean), its run count is
+ * known, and this one skips discovery (whose words need a fresh
  * start) and has the same header (mode, protocol, window, barrier,
  * watchdog). Never on Oclgrind, which needs every buffer written whole. */
 static int state_ready(const xwg_pending *p)
 {
-    return p->state.clean && p->groups <= p->state.clean_groups &&
-           p->state.runs_known && p->skip_discovery &&
+    return flags_clean(p) && p->state.runs_known && p->skip_discovery &&
            p->state.rewrite == 0 &&
            !p->ctx->full_state_writes &&
            !memcmp(p->state.header, p->header, sizeof p->state.header);
@@ -216,8 +222,7 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
          * its header alone; any other, every word those groups use
          * (Oclgrind: the whole buffer). */
         size_t words = p->ctx->full_state_writes ? p->state.words
-                       : p->state.clean && p->groups <= p->state.clean_groups
-                           ? XWG__STATE_WORDS
+                       : flags_clean(p) ? XWG__STATE_WORDS
                            : XWG__STATE_WORDS_FOR((size_t)p->groups);
         if (words < p->state.rewrite)
             words = p->state.rewrite;

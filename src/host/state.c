@@ -36,8 +36,9 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
 int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
                        xwg__state_buffer *out)
 {
-    /* Of the idle buffers that fit, the first by slab and slot: a chain
-     * of launches then takes consecutive slots, whose statuses one read
+    /* Of the idle buffers that fit, the first by slab and slot (buffers
+     * of their own, slab -1, last: the unsigned compare): a chain of
+     * launches then takes consecutive slots, whose statuses one read
      * fetches (chain.c). */
     pthread_mutex_lock(&ctx->lock);
     size_t best = ctx->pool_len;
