@@ -30,22 +30,28 @@
 #define XWG__W_PROTOCOL 1u       /* xwg_discovery_protocol: 1 ticket, 2 window */
 #define XWG__W_WINDOW 2u         /* spins of the closing window / delay */
 #define XWG__W_ARRIVALS 32u      /* stable window: closed bit | arrivals */
-#define XWG__W_COUNT 64u         /* participants, published once closed */
 #define XWG__W_TICKET_NEXT 96u   /* ticket lock: next ticket to hand out */
 #define XWG__W_TICKET_SERVE 128u /* ticket lock: ticket now served */
 #define XWG__W_POLL_OPEN 160u    /* ticket lock: 1 while the poll is open */
 #define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
 #define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
-#define XWG__W_FAILED 192u       /* 1 once a barrier wait timed out */
-#define XWG__W_MISUSE 193u       /* XWG__MISUSE_*: the rule a group broke */
-#define XWG__W_SPLIT 194u        /* the tree's clusters, once a group arrived
+/* The words the host reads back after a launch (its status) sit together,
+ * ending at the grid counter, so that one narrow read fetches them: on
+ * NVIDIA's driver a read costs by its width, and a chain's read
+ * (src/host/chain.c) by its rows' width too (docs/performance.md, "Launch
+ * cost"). They share a line: groups write them at most once a launch
+ * (COUNT and RUNS) or when a launch fails, and read them in waits. */
+#define XWG__W_COUNT 219u        /* participants, published once closed */
+#define XWG__W_FAILED 220u       /* 1 once a barrier wait timed out */
+#define XWG__W_MISUSE 221u       /* XWG__MISUSE_*: the rule a group broke */
+#define XWG__W_SPLIT 222u        /* the tree's clusters, once a group arrived
                                     at its split barrier (else 0): an arrive
                                     whose wait never came (the kernel
                                     returned) leaves a count in its
                                     cluster's word, so the host writes the
                                     cluster words before the buffer serves
                                     again (launch.c) */
-#define XWG__W_RUNS 195u         /* launches that reached XWG_DISCOVER(): group
+#define XWG__W_RUNS 223u         /* launches that reached XWG_DISCOVER(): group
                                     0's work-item 0 adds 1 at its start, so
                                     the host, which knows what the word
                                     held, learns that the kernel ran

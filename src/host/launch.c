@@ -37,12 +37,12 @@
  * counter, whose count must be back at 0 for the next launch to start
  * from it. */
 _Static_assert(XWG__STATUS_FIRST == XWG__W_COUNT &&
-                   XWG__W_COUNT < XWG__W_FAILED &&
+                   XWG__W_FAILED == XWG__W_COUNT + 1 &&
                    XWG__W_MISUSE == XWG__W_FAILED + 1 &&
                    XWG__W_SPLIT == XWG__W_MISUSE + 1 &&
                    XWG__W_RUNS == XWG__W_SPLIT + 1 &&
-                   XWG__W_COUNTER > XWG__W_RUNS,
-               "one read covers all six");
+                   XWG__W_COUNTER == XWG__W_RUNS + 1,
+               "one read of six words covers them all");
 
 struct xwg_pending {
     xwg_context *ctx;
