@@ -120,6 +120,18 @@ static int by_slot(const void *a, const void *b)
     return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+/* Where launch i of a batch gets its status words: its slot's row of its
+ * slab's pinned rows, or, where the slab has none or the buffer is one of
+ * its own, row i of `spare`. */
+static cl_uint *row_of(const xwg_context *ctx, xwg_pending *const *batch,
+                       size_t i, cl_uint *spare)
+{
+    const xwg__state_buffer *b = xwg__pending_state(batch[i]);
+    if (b->slab >= 0 && ctx->slabs[b->slab].rows != NULL)
+        return ctx->slabs[b->slab].rows + (size_t)b->slot * XWG__STATUS_WORDS;
+    return spare + i * XWG__STATUS_WORDS;
+}
+
 /* Reads the status words of the n launches (sorted by_slot) into their
  * links: one read per run of consecutive slots of a slab, one per buffer
  * of its own; only the last blocks, and on an in-order queue its
@@ -128,8 +140,8 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
                        xwg_pending **batch, size_t n)
 {
     const size_t row = XWG__STATUS_WORDS * sizeof(cl_uint);
-    cl_uint *rows = malloc(n * row);
-    if (rows == NULL)
+    cl_uint *spare = malloc(n * row);
+    if (spare == NULL)
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     cl_int err = CL_SUCCESS;
     int reads = 0;
@@ -141,7 +153,7 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
                xwg__pending_state(batch[i + run])->slot == first->slot + run)
             run++;
         const cl_bool last = i + run == n;
-        cl_uint *into = rows + i * XWG__STATUS_WORDS;
+        cl_uint *into = row_of(ctx, batch, i, spare);
         if (first->slab < 0) {
             err = clEnqueueReadBuffer(queue, first->mem, last,
                                       XWG__STATUS_FIRST * sizeof(cl_uint),
@@ -164,8 +176,8 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
         clFinish(queue);
     for (size_t i = 0; i < n && err == CL_SUCCESS; i++)
         memcpy(xwg__pending_link(batch[i])->words,
-               rows + i * XWG__STATUS_WORDS, row);
-    free(rows);
+               row_of(ctx, batch, i, spare), row);
+    free(spare);
     return err;
 }
 

@@ -75,6 +75,15 @@ typedef struct xwg__slab {
      * undefined in OpenCL. */
     cl_ulong busy;
     cl_command_queue owner;
+    /* Where a chain's read puts slot s's status words: row s of host
+     * memory pinned by the driver (a buffer made with
+     * CL_MEM_ALLOC_HOST_PTR, mapped while the slab lives). On NVIDIA's
+     * driver a read into pinned memory costs a third of one into memory
+     * from malloc (docs/performance.md, "Launch cost"). NULL where the
+     * driver would not make or map it: reads then go to malloc'd rows.
+     * Row s is written only by the read of the launch that holds slot s. */
+    cl_mem rows_buffer;
+    cl_uint *rows;
 } xwg__slab;
 
 /* Idle state buffers a context keeps: each launch in flight holds one

@@ -68,6 +68,27 @@ void xwg__slab_unclaim(xwg_context *ctx, const xwg__state_buffer *buf)
         ctx->slabs[buf->slab].busy &= ~((cl_ulong)1 << buf->slot);
 }
 
+/* The slab's pinned status rows (xwg__slab.rows), where the driver makes
+ * them; else none, and chain reads use malloc'd rows. */
+static void pin_rows(xwg_context *ctx, xwg__slab *s)
+{
+    const size_t bytes =
+        (size_t)XWG__SLAB_SLOTS * XWG__STATUS_WORDS * sizeof(cl_uint);
+    cl_int err;
+    s->rows_buffer =
+        clCreateBuffer(ctx->cl, CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    if (s->rows_buffer != NULL)
+        s->rows = clEnqueueMapBuffer(ctx->copy_queue, s->rows_buffer, CL_TRUE,
+                                     CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                     NULL, NULL, &err);
+    if (s->rows == NULL && s->rows_buffer != NULL) {
+        clReleaseMemObject(s->rows_buffer);
+        s->rows_buffer = NULL;
+    }
+    XWG__TRACE("slab %zu: pinned status rows: %s", ctx->slabs_len,
+               xwg_status_name(err));
+}
+
 /* The slab, under ctx->lock, with a free slot of at least `words` words
  * that may serve a launch on queue: the one with the smallest slots, else
  * a new one; -1 where none can be had (a slab that could not be made is
@@ -99,6 +120,7 @@ static int slab_with_room(xwg_context *ctx, size_t words,
         ctx->slabs_refused = 1;
         return -1;
     }
+    pin_rows(ctx, s);
     return (int)ctx->slabs_len++;
 }
 
@@ -152,7 +174,14 @@ void xwg__slab_give_back(xwg_context *ctx, const xwg__state_buffer *buf)
 
 void xwg__slabs_release(xwg_context *ctx)
 {
-    for (size_t i = 0; i < ctx->slabs_len; i++)
-        clReleaseMemObject(ctx->slabs[i].parent);
+    for (size_t i = 0; i < ctx->slabs_len; i++) {
+        xwg__slab *s = &ctx->slabs[i];
+        if (s->rows_buffer != NULL) {
+            clEnqueueUnmapMemObject(ctx->copy_queue, s->rows_buffer, s->rows,
+                                    0, NULL, NULL);
+            clReleaseMemObject(s->rows_buffer);
+        }
+        clReleaseMemObject(s->parent);
+    }
     ctx->slabs_len = 0;
 }
