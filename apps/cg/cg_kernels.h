@@ -18,7 +18,15 @@
  * neighbours' copies of it are the same bits.
  *
  * - cg_persistent: one xwg launch per solve; each dot product is an
- *   xwg_reduce_add_float(), an all-reduce that is also a barrier.
+ *   xwg_reduce_add_float(), an all-reduce that is also a barrier. Where
+ *   every work-item has at most CG_ROWS rows, A p' stays in local memory
+ *   between the product and the update, which only a kernel that lives
+ *   across both can do: the update reads the rows of A p' that the same
+ *   work-item wrote, so it never goes through global memory: 8 bytes a
+ *   row an iteration less (docs/performance.md, "Applications"). Each
+ *   work-item's k-th row (in the grid stride) is word k * CG_LOCAL + l
+ *   of the group's array, l its local id: its own words, so no
+ *   work-group barrier orders them.
  * - the multi-kernel version: four launches per iteration (A p' with its
  *   partial dot product, alpha, the x and r update with its partial,
  *   beta); the scalars stay on the device, and every kernel does nothing
@@ -64,7 +72,8 @@ static const char cg_source[] =
     "#ifdef XWG_STATE\n"
     /* The host defines CG_LOCAL, the work-group size it launches: a
      * compiler may then fit the kernel's registers to it (NVIDIA's does;
-     * without it a group of 1024 does not fit on the H200). */
+     * without it a group of 1024 does not fit on the H200); and CG_ROWS,
+     * the rows a work-item may keep A p' of in local memory (0: none). */
     "__kernel __attribute__((reqd_work_group_size(CG_LOCAL, 1, 1)))\n"
     "void cg_persistent(uint n, __global const uint *row,\n"
     "                   __global const uint *col, __global const float *val,\n"
@@ -74,7 +83,11 @@ static const char cg_source[] =
     "                   uint fixed, __global float *result, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
+    "    __local float ap_kept[CG_ROWS > 0 ? CG_ROWS * CG_LOCAL : 1];\n"
     "    const uint first = xwg_global_id(), step = xwg_global_size();\n"
+    /* Uniform: the same n and step in every work-item. */
+    "    const int kept = (n + step - 1u) / step <= CG_ROWS;\n"
+    "    __local float *const own_ap = ap_kept + get_local_id(0);\n"
     "    float mine = 0.0f;\n"
     "    for (uint i = first; i < n; i += step)\n"
     "        mine += r[i] * r[i];\n"
@@ -85,19 +98,23 @@ static const char cg_source[] =
      * at the same k (or, once a barrier has failed, soon after it). */
     "    while (CG_RUNNING(k, rr) && !xwg_failed()) {\n"
     "        mine = 0.0f;\n"
-    "        for (uint i = first; i < n; i += step) {\n"
+    "        for (uint i = first, j = 0u; i < n; i += step, j++) {\n"
     "            float pi;\n"
     "            const float s = row_times_next(row, col, val, r, old, beta,\n"
     "                                           i, &pi);\n"
     "            next[i] = pi;\n"
-    "            ap[i] = s;\n"
+    "            if (kept)\n"
+    "                own_ap[j * CG_LOCAL] = s;\n"
+    "            else\n"
+    "                ap[i] = s;\n"
     "            mine += pi * s;\n"
     "        }\n"
     "        const float alpha = rr / xwg_reduce_add_float(mine);\n"
     "        mine = 0.0f;\n"
-    "        for (uint i = first; i < n; i += step) {\n"
+    "        for (uint i = first, j = 0u; i < n; i += step, j++) {\n"
     "            x[i] += alpha * next[i];\n"
-    "            const float ri = r[i] - alpha * ap[i];\n"
+    "            const float api = kept ? own_ap[j * CG_LOCAL] : ap[i];\n"
+    "            const float ri = r[i] - alpha * api;\n"
     "            r[i] = ri;\n"
     "            mine += ri * ri;\n"
     "        }\n"

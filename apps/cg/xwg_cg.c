@@ -348,6 +348,27 @@ static verdict check_solve(const csr_matrix *a, const float *b,
     return v;
 }
 
+/* CG_ROWS (cg_kernels.h): the rows of A p' per work-item that the
+ * persistent kernel may keep in local memory, at most CG_ROWS_MAX, in
+ * what the device's local memory holds beside xwg's scratch (a word per
+ * work-item of the largest group) and a margin for the rest; 0 where it
+ * holds none. CG_ROWS_MAX: 2^20 rows at the H200's full occupancy are
+ * 7.8 a work-item. */
+#define CG_ROWS_MAX 8u
+static unsigned kept_rows(const cg_env *E)
+{
+    cl_ulong local_mem = 0;
+    if (clGetDeviceInfo(E->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem,
+                        &local_mem, NULL) != CL_SUCCESS)
+        return 0;
+    const cl_ulong taken =
+        E->info.max_work_group_size * sizeof(cl_uint) + 1024;
+    if (local_mem <= taken)
+        return 0;
+    const cl_ulong rows = (local_mem - taken) / (E->local * sizeof(float));
+    return rows < CG_ROWS_MAX ? (unsigned)rows : CG_ROWS_MAX;
+}
+
 static int setup(cg_env *E, const settings *S)
 {
     cl_platform_id platform;
@@ -372,8 +393,8 @@ static int setup(cg_env *E, const settings *S)
     if (S->broken)
         snprintf(broken, sizeof broken, "-DXWG_TEST_BROKEN_BARRIER=%d",
                  S->broken);
-    snprintf(options, sizeof options, "-DCG_LOCAL=%zu %s %s", E->local,
-             broken, S->options ? S->options : "");
+    snprintf(options, sizeof options, "-DCG_LOCAL=%zu -DCG_ROWS=%u %s %s",
+             E->local, kept_rows(E), broken, S->options ? S->options : "");
     char *log = NULL;
     err = xwg_program_build(E->xc, cg_source, options, &E->persistent, &log);
     if (err == XWG_SUCCESS) {
