@@ -303,6 +303,7 @@ int xwg_context_create(cl_context context, cl_device_id device,
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     ctx->options = options;
     ctx->full_state_writes = 0;
+    ctx->trace_launches = xwg__trace_enabled();
     ctx->info.size = sizeof ctx->info;
     err = xwg__probe_device(device, options.atomics, &ctx->info);
     if (err != XWG_SUCCESS) {

@@ -61,7 +61,9 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
      * none, and runs before there is a calibration to convert it). */
     cl_uint watchdog =
         mode == XWG__MODE_CALIBRATE ? 0 : xwg__watchdog_polls(ctx, 0);
-    xwg__state_header(ctx, mode, window_polls, 0, watchdog, header);
+    cl_uint words[XWG__HEADER_WORDS];
+    xwg__header_words(ctx, mode, window_polls, 0, watchdog, words);
+    xwg__state_header(words, header);
     /* On the kernel's queue: a blocking write only promises that the
      * header has been copied, not that the write has run, so on another
      * queue the kernel could start before it. */

@@ -25,6 +25,10 @@ typedef struct xwg__cache_entry {
 typedef struct xwg__kernel_facts xwg__kernel_facts;
 
 /* A state buffer kept for reuse, and its size in words. */
+/* The header words that differ from launch to launch: [0,
+ * XWG__W_WATCHDOG] of the state buffer (xwg_state_layout.h). */
+#define XWG__HEADER_WORDS (XWG__W_WATCHDOG + 1u)
+
 typedef struct xwg__state_buffer {
     cl_mem mem;
     size_t words;
@@ -36,7 +40,7 @@ typedef struct xwg__state_buffer {
     int clean;
     cl_uint clean_groups;
     /* The header words [0, XWG__W_WATCHDOG] it was last written with. */
-    cl_uint header[XWG__W_WATCHDOG + 1];
+    cl_uint header[XWG__HEADER_WORDS];
     /* Words from the start that the next launch writes even where the
      * buffer is clean: 0, or the cluster words' end after a launch whose
      * tree split barrier may have left a count in them (XWG__W_SPLIT). */
@@ -116,6 +120,10 @@ struct xwg_context {
     pthread_cond_t chain_done;
     /* Write every state buffer whole (Oclgrind: see launch.c). */
     int full_state_writes;
+    /* XWG_TRACE as it was when the context was created, for the traces
+     * of every launch (XWG__TRACE_LAUNCH): reading the environment costs
+     * a launch more than the rest of xwg's own work for it. */
+    int trace_launches;
     xwg_options options;    /* after defaults and environment */
     xwg_device_info info;   /* what the probe found and chose */
     pthread_mutex_t lock;   /* guards queue, state, info's calibration,
@@ -137,6 +145,15 @@ int xwg__trace_enabled(void);
 #define XWG__TRACE(...)                                                        \
     do {                                                                       \
         if (xwg__trace_enabled()) {                                            \
+            fprintf(stderr, "xwg %s:%d: ", __FILE__, __LINE__);                \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+        }                                                                      \
+    } while (0)
+/* The same for what every launch does, on context ctx's flag. */
+#define XWG__TRACE_LAUNCH(ctx, ...)                                            \
+    do {                                                                       \
+        if ((ctx)->trace_launches) {                                           \
             fprintf(stderr, "xwg %s:%d: ", __FILE__, __LINE__);                \
             fprintf(stderr, __VA_ARGS__);                                      \
             fputc('\n', stderr);                                               \
@@ -215,11 +232,17 @@ int xwg__check_local_size(const char *fn, const xwg_context *ctx,
                           cl_kernel kernel, size_t local_size,
                           cl_ulong *local_mem);
 
-/* state.c: the header words of a state buffer for one launch (the rest
- * of the header is zero). */
-void xwg__state_header(const xwg_context *ctx, cl_uint mode,
+/* state.c: the words that set up a launch, XWG__HEADER_WORDS of them
+ * from word 0 (mode, protocol, window, barrier, watchdog: the same
+ * layout as the buffer's first words). */
+void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
                        cl_uint watchdog_polls,
+                       cl_uint words[XWG__HEADER_WORDS]);
+/* The first XWG__STATE_WORDS words of a state buffer that starts a
+ * launch with those words: the rest zero, but the ticket lock's open
+ * poll. */
+void xwg__state_header(const cl_uint words[XWG__HEADER_WORDS],
                        cl_uint header[XWG__STATE_WORDS]);
 /* The mapped host memory of buf's staging buffer (created on first use),
  * or NULL with *err set. */

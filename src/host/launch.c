@@ -60,7 +60,7 @@ struct xwg_pending {
     int chained;
     xwg__chain_link link;
     cl_uint runs_expected; /* XWG__W_RUNS once the kernel has run */
-    cl_uint header[XWG__STATE_WORDS];
+    cl_uint header[XWG__HEADER_WORDS];
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint status_first; /* the first status word read back */
     cl_uint groups;
@@ -229,8 +229,9 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         p->image = calloc(words, sizeof(cl_uint)); /* flags and runs: 0 */
         if (p->image == NULL)
             return XWG_ERROR_OUT_OF_HOST_MEMORY;
-        memcpy(p->image, p->header, sizeof p->header);
-        XWG__TRACE("launch: the state's first %zu words written", words);
+        xwg__state_header(p->header, p->image); /* words >= its words */
+        XWG__TRACE_LAUNCH(p->ctx, "launch: the state's first %zu words written",
+                          words);
         err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
                                    words * sizeof(cl_uint), p->image, 0, NULL,
                                    ordered ? NULL : &p->setup);
@@ -346,7 +347,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
     p->barrier = algo;
-    xwg__state_header(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
+    xwg__header_words(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       xwg__watchdog_polls(ctx, o.watchdog_ms), p->header);
     err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups), queue,
@@ -366,9 +367,9 @@ static int launch_async(const char *fn, xwg_context *ctx,
     }
     if (!known)
         xwg__kernel_facts_keep(ctx, kernel, state_arg, set);
-    XWG__TRACE("launch: %u groups of %zu, barrier %s, watchdog %u polls",
-               groups, local_size, xwg_barrier_algo_name(algo),
-               p->header[XWG__W_WATCHDOG]);
+    XWG__TRACE_LAUNCH(ctx, "launch: %u groups of %zu, barrier %s, watchdog "
+                      "%u polls", groups, local_size,
+                      xwg_barrier_algo_name(algo), p->header[XWG__W_WATCHDOG]);
     if (event != NULL) { /* then the kernel has one (enqueue) */
         clRetainEvent(p->kernel);
         *event = p->kernel;

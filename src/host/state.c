@@ -11,17 +11,23 @@
 
 #include <string.h>
 
-void xwg__state_header(const xwg_context *ctx, cl_uint mode,
+void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
                        cl_uint watchdog_polls,
+                       cl_uint words[XWG__HEADER_WORDS])
+{
+    words[XWG__W_MODE] = mode;
+    words[XWG__W_PROTOCOL] = (cl_uint)ctx->info.discovery;
+    words[XWG__W_WINDOW] = window_polls;
+    words[XWG__W_BARRIER_ALGO] = barrier;
+    words[XWG__W_WATCHDOG] = watchdog_polls;
+}
+
+void xwg__state_header(const cl_uint words[XWG__HEADER_WORDS],
                        cl_uint header[XWG__STATE_WORDS])
 {
     memset(header, 0, XWG__STATE_WORDS * sizeof(cl_uint));
-    header[XWG__W_MODE] = mode;
-    header[XWG__W_PROTOCOL] = (cl_uint)ctx->info.discovery;
-    header[XWG__W_WINDOW] = window_polls;
-    header[XWG__W_BARRIER_ALGO] = barrier;
-    header[XWG__W_WATCHDOG] = watchdog_polls;
+    memcpy(header, words, XWG__HEADER_WORDS * sizeof(cl_uint));
     header[XWG__W_POLL_OPEN] = 1; /* the ticket lock's poll starts open */
 }
 
@@ -44,11 +50,14 @@ int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
     size_t best = ctx->pool_len;
     for (size_t i = 0; i < ctx->pool_len; i++) {
         const xwg__state_buffer *b = &ctx->pool[i];
-        if (b->words >= words && xwg__slab_may_serve(ctx, b, queue) &&
-            (best == ctx->pool_len ||
-             (unsigned)b->slab < (unsigned)ctx->pool[best].slab ||
-             (b->slab == ctx->pool[best].slab &&
-              b->slot < ctx->pool[best].slot)))
+        /* The cheap tests first: this runs for every launch. */
+        if (b->words < words ||
+            (best < ctx->pool_len &&
+             ((unsigned)b->slab > (unsigned)ctx->pool[best].slab ||
+              (b->slab == ctx->pool[best].slab &&
+               b->slot > ctx->pool[best].slot))))
+            continue;
+        if (xwg__slab_may_serve(ctx, b, queue))
             best = i;
     }
     if (best < ctx->pool_len) {
