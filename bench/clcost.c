@@ -7,6 +7,9 @@
  *   build/xwg-clcost PLATFORM-NAME          one line per call, in us
  *   build/xwg-clcost PLATFORM-NAME waits    whole launches instead (waits())
  *   build/xwg-clcost PLATFORM-NAME chains   chains of 32 launches (chains())
+ *   build/xwg-clcost PLATFORM-NAME reads    a kernel and a 4-byte read,
+ *                                           for kernels that differ in one
+ *                                           thing each (reads())
  * It prints; nothing records its output. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <xwg_barrier.h>
@@ -270,6 +273,164 @@ static int chains(cl_context cl, cl_device_id dev, cl_command_queue q,
     return 0;
 }
 
+/* A kernel named `name` from `src`, built with `options` (NULL: through
+ * xwg_program_build(), the embedded library and its defines), its
+ * argument 0 set to `arg` where it is not NULL. NULL when the build
+ * fails. */
+static cl_kernel built_kernel(cl_context cl, cl_device_id dev,
+                              xwg_context *xc, const char *src,
+                              const char *name, const char *options,
+                              cl_mem arg)
+{
+    cl_int err;
+    cl_program p = NULL;
+    if (options == NULL) {
+        if (xwg_program_build(xc, src, "", &p, NULL))
+            return NULL;
+    } else {
+        p = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
+        if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+            clReleaseProgram(p);
+            return NULL;
+        }
+    }
+    cl_kernel k = clCreateKernel(p, name, &err);
+    clReleaseProgram(p);
+    if (k != NULL && arg != NULL)
+        clSetKernelArg(k, 0, sizeof arg, &arg);
+    return k;
+}
+
+/* "reads": whole launches of 1056 groups of 256, each a kernel and a
+ * blocking 4-byte read of a plain buffer, for kernels that differ from a
+ * plain one in one thing each: how it was built, what it does, what its
+ * argument is. Why: after xwg's kernel such a read took longer than
+ * after a plain kernel, while clFinish did not. Mean of N, three passes. */
+static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
+                 xwg_context *xc, cl_program xprog, cl_kernel xk)
+{
+    cl_int err;
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem other = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem parent = clCreateBuffer(cl, CL_MEM_READ_WRITE, 1 << 20, NULL, &err);
+    cl_buffer_region r = {1 << 18, 1 << 18};
+    cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE,
+                                   CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    cl_mem pinned = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                   4096, NULL, &err);
+    char xopts[4096] = "";
+    clGetProgramBuildInfo(xprog, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof xopts,
+                          xopts, NULL);
+    const char *count_src = "__kernel void e(__global uint *p)"
+                            "{ if (get_global_id(0) == 0) p[0]++; }";
+    const char *atomic_src = "__kernel void e(__global uint *p)"
+                             "{ if (get_global_id(0) == 0) atomic_inc(p); }";
+    const char *empty_xwg_src = "__kernel void e(XWG_STATE) { }";
+    const char *discover_src = "__kernel void e(XWG_STATE) { XWG_DISCOVER(); }";
+    const char *state_load_src =
+        "__kernel void e(XWG_STATE) { if (get_local_id(0) == 0 && "
+        "xwg__load_relaxed(&xwg__state[1]) == 12345u) "
+        "xwg__store_relaxed(&xwg__state[200], 1u); }";
+    const char *state_store_src =
+        "__kernel void e(XWG_STATE) { if (get_global_id(0) == 0) "
+        "xwg__store_relaxed(&xwg__state[200], "
+        "xwg__load_relaxed(&xwg__state[200]) + 1u); }";
+    const char *plain_load_src =
+        "__kernel void e(__global uint *p)"
+        "{ if (get_local_id(0) == 0 && p[1] == 12345u) p[2] = 1u; }";
+    const char *local_src =
+        "__kernel void e(__global uint *p) { __local uint s[8];"
+        " if (get_local_id(0) == 0) s[0] = p[1];"
+        " barrier(CLK_LOCAL_MEM_FENCE);"
+        " if (get_global_id(0) == 0) p[0] += s[0]; }";
+    struct {
+        const char *label;
+        cl_kernel k;
+    } kernels[] = {
+        {"plain", built_kernel(cl, dev, xc, count_src, "e", "", buf)},
+        {"plain, -cl-std=CL2.0",
+         built_kernel(cl, dev, xc, count_src, "e", "-cl-std=CL2.0", buf)},
+        {"plain, xwg's build options",
+         built_kernel(cl, dev, xc, count_src, "e", xopts, buf)},
+        {"plain, through xwg_program_build",
+         built_kernel(cl, dev, xc, count_src, "e", NULL, buf)},
+        {"atomic_inc", built_kernel(cl, dev, xc, atomic_src, "e", "", buf)},
+        {"plain, on another buffer",
+         built_kernel(cl, dev, xc, count_src, "e", "", other)},
+        {"plain, on a sub-buffer",
+         built_kernel(cl, dev, xc, count_src, "e", "", sub)},
+        {"plain, on ALLOC_HOST_PTR",
+         built_kernel(cl, dev, xc, count_src, "e", "", pinned)},
+        {"empty, XWG_STATE, a sub-buffer",
+         built_kernel(cl, dev, xc, empty_xwg_src, "e", NULL, sub)},
+        {"empty, XWG_STATE, a buffer",
+         built_kernel(cl, dev, xc, empty_xwg_src, "e", NULL, other)},
+        {"XWG_DISCOVER() alone, skip mode",
+         built_kernel(cl, dev, xc, discover_src, "e", NULL, sub)},
+        {"a relaxed state load per group",
+         built_kernel(cl, dev, xc, state_load_src, "e", NULL, sub)},
+        {"a relaxed state increment, group 0",
+         built_kernel(cl, dev, xc, state_store_src, "e", NULL, sub)},
+        {"a plain load per group",
+         built_kernel(cl, dev, xc, plain_load_src, "e", "", buf)},
+        {"local memory and a barrier",
+         built_kernel(cl, dev, xc, local_src, "e", "", buf)},
+    };
+    const int count = (int)(sizeof kernels / sizeof kernels[0]);
+    printf("xwg's build options: %s\n", xopts);
+    /* xk in skip mode with no barrier to run, on a header of its own
+     * (plain buffer) and on the same header in a sub-buffer. */
+    cl_uint header[256] = {0};
+    header[0] = 2u;       /* XWG__MODE_SKIP */
+    header[3] = 2u;       /* counter barrier */
+    header[4] = 1u << 30; /* watchdog */
+    cl_mem own = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                sizeof header, header, &err);
+    clEnqueueWriteBuffer(q, sub, CL_TRUE, 0, sizeof header, header, 0, NULL,
+                         NULL);
+    size_t g = 1056 * 256, l = 256;
+    cl_uint word;
+    for (int i = 0; i < count; i++)
+        if (kernels[i].k != NULL)
+            printf("device time, %-32s %8.3f us\n", kernels[i].label,
+                   chain_device_us(cl, dev, kernels[i].k));
+    clSetKernelArg(xk, 1, sizeof(cl_mem), &own);
+    printf("device time, %-32s %8.3f us\n", "xwg kernel, own state",
+           chain_device_us(cl, dev, xk));
+    for (int pass = 0; pass < 3; pass++) {
+        printf("pass %d\n", pass);
+        for (int i = 0; i < count; i++) {
+            char label[96];
+            if (kernels[i].k == NULL) {
+                printf("%-40s (did not build)\n", kernels[i].label);
+                continue;
+            }
+            cl_kernel k = kernels[i].k;
+            snprintf(label, sizeof label, "%s; clFinish", kernels[i].label);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); });
+            snprintf(label, sizeof label, "%s; read 4 B", kernels[i].label);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
+        }
+        cl_mem states[2] = {own, sub};
+        const char *names[2] = {"xwg kernel, own state", "xwg kernel, sub-buffer state"};
+        for (int s = 0; s < 2; s++) {
+            char label[96];
+            clSetKernelArg(xk, 1, sizeof(cl_mem), &states[s]);
+            snprintf(label, sizeof label, "%s; clFinish", names[s]);
+            TIME(label, { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); });
+            snprintf(label, sizeof label, "%s; read 4 B", names[s]);
+            TIME(label, { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
+        }
+    }
+    for (int i = 0; i < count; i++)
+        if (kernels[i].k != NULL)
+            clReleaseKernel(kernels[i].k);
+    cl_mem mems[] = {own, sub, parent, pinned, other, buf};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        clReleaseMemObject(mems[i]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cl_platform_id pl;
@@ -331,6 +492,8 @@ int main(int argc, char **argv)
         return chains(cl, dev, q, xc, k);
     if (argc > 2 && strcmp(argv[2], "waits") == 0)
         return waits(cl, dev, q, xc, k);
+    if (argc > 2 && strcmp(argv[2], "reads") == 0)
+        return reads(cl, dev, q, xc, prog, k);
     {
         double s = now_us(), in = 0;
         for (int i = 0; i < N / 10; i++) {
