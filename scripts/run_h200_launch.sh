@@ -3,13 +3,14 @@
 # the GPU machine, beside a plain OpenCL launch and CUDA's plain and
 # cooperative launches, into $OUT/launch-h200.csv (xwg-launch-bench's
 # columns):
-#   xwg-launch-bench at 256 work-items, twice, labels $NAME1
-#   and -2 ($NAME: default "launch");
+#   xwg-launch-bench at 256 work-items, $REPEATS times (default 2), each
+#   in a process of its own, labels $NAME1, $NAME2, ... ($NAME: default
+#   "launch");
 #   bench/cuda/launch.cu once between them, label cuda.
 # Each TREE, a source tree of an earlier commit or of a variant that has
 # xwg-launch-bench (for example `git archive COMMIT | tar -x -C
 # scratch/old`, passed with the device tool's carry), has its benchmark
-# run too, alternating with this tree's, labels LABEL-$NAME1 and -2
+# run too, alternating with this tree's, labels LABEL-$NAME1, LABEL-$NAME2, ...
 # (LABEL: default "old"), so that drift reaches every build alike. Run
 # from the repository root. PLATFORM=Portable runs the same on the GPU
 # machine's PoCL (16 cores), without the CUDA rows, into
@@ -42,7 +43,7 @@ nvcc -O3 -arch=sm_90 -Ibench/cuda -o /tmp/launch bench/cuda/launch.cu ||
   exit 1
 bench_args=(--platform-name "$platform" --local-size 256 --count 1000
             --requests 2000 --csv "$csv")
-for i in 1 2; do
+for i in $(seq 1 "${REPEATS:-2}"); do
   for j in "${!labels[@]}"; do
     timeout 100 "/tmp/xwg-old$j/xwg-launch-bench" "${bench_args[@]}" \
         --label "${labels[$j]}-$name$i" || exit 1
