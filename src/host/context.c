@@ -402,6 +402,7 @@ void xwg_context_release(xwg_context *ctx)
     }
     free(ctx->cache);
     xwg__kernel_facts_release(ctx);
+    xwg__pendings_release(ctx);
     for (size_t i = 0; i < ctx->pool_len; i++)
         xwg__state_release(ctx, ctx->pool[i]);
     xwg__slabs_release(ctx);

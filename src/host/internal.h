@@ -88,15 +88,19 @@ typedef struct xwg__slab {
      * Row s is written only by the read of the launch that holds slot s. */
     cl_mem rows_buffer;
     cl_uint *rows;
+    /* Slot s's buffer while it is idle (bit s of used and not of busy):
+     * the slab keeps its own idle buffers, so that a launch finds the
+     * lowest idle slot with one bit scan instead of a search of every
+     * idle buffer (each launch takes one, and returns it at its finish). */
+    xwg__state_buffer idle[XWG__SLAB_SLOTS];
 } xwg__slab;
 
-/* Idle state buffers a context keeps: each launch in flight holds one
- * until its finish, so a chain of up to this many launches, finished in
- * turn, allocates no buffer after its first round. Sub-buffers of slabs
- * are always kept (their memory is the slab's, which stays anyway): the
- * limit is for buffers of their own. */
+/* Idle state buffers of their own (no slab) that a context keeps: each
+ * launch in flight holds one until its finish, so a chain of up to this
+ * many launches, finished in turn, allocates no buffer after its first
+ * round. Sub-buffers of slabs are always kept, by their slab (their
+ * memory is the slab's, which stays anyway). */
 #define XWG__POOL_MAX 32
-#define XWG__POOL_CAP (XWG__POOL_MAX + XWG__SLABS_MAX * XWG__SLAB_SLOTS)
 
 struct xwg_context {
     cl_context cl;          /* retained */
@@ -108,9 +112,10 @@ struct xwg_context {
      * is read on the caller's queue instead (launch.c). */
     cl_command_queue copy_queue;
     cl_mem state;           /* discovery's state buffer (header only) */
-    xwg__state_buffer pool[XWG__POOL_CAP]; /* idle launch state buffers */
+    /* Idle launch state buffers of their own; the slabs keep theirs. */
+    xwg__state_buffer pool[XWG__POOL_MAX];
     size_t pool_len;
-    xwg__slab slabs[XWG__SLABS_MAX]; /* what the pool's buffers are cut from */
+    xwg__slab slabs[XWG__SLABS_MAX]; /* what most state buffers are cut from */
     size_t slabs_len;
     int slabs_refused; /* a slab could not be made: buffers of their own */
     /* Launches enqueued without an event whose status nobody has read
@@ -118,6 +123,11 @@ struct xwg_context {
      * ended (chain.c; both under lock). */
     xwg_pending *unread_first, *unread_last;
     pthread_cond_t chain_done;
+    /* Finished launches' records, for the next launches (launch.c; linked
+     * through their chain links, under lock): malloc and free cost a
+     * launch more than the rest of its record keeping. */
+    xwg_pending *spare_pendings;
+    size_t spare_len;
     /* Write every state buffer whole (Oclgrind: see launch.c). */
     int full_state_writes;
     /* XWG_TRACE as it was when the context was created, for the traces
@@ -255,9 +265,10 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf);
  * that waited there would hold up every other command of that queue. */
 int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
                     cl_uint count, cl_uint *values);
-/* A state buffer of at least `words` words for a launch on queue, from the
- * pool or new (slab.c says which may serve it);
- * and back to the pool (or released, when the pool is full). */
+/* A state buffer of at least `words` words for a launch on queue: an idle
+ * one (a slab's first, slab.c says which may serve queue), else new; and
+ * back, kept idle (released, where it is a buffer of its own and the
+ * pool is full). */
 int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
                        xwg__state_buffer *out);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
@@ -266,18 +277,18 @@ void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
  * from a slab with a free slot that may serve queue (a new slab where
  * none has one and there is room for it), or a buffer of its own (slab
  * -1) where no slab can be had; the slot back, once its sub-buffer is
- * released; and every slab released (the context's release, after the
- * pool's). Under ctx->lock: whether buf may serve a launch on queue, and
- * marking it as serving one (claim) or not (unclaim). */
+ * released; and every slab released, with the idle buffers it keeps (the
+ * context's release). Under ctx->lock: the idle buffer of the lowest
+ * idle slot of the first slab that fits and may serve queue, marked as
+ * serving a launch on queue (1; 0 where there is none); and a slab's
+ * buffer back from its launch, kept idle. */
 int xwg__slab_take(xwg_context *ctx, size_t words, cl_command_queue queue,
                    xwg__state_buffer *out);
 void xwg__slab_give_back(xwg_context *ctx, const xwg__state_buffer *buf);
 void xwg__slabs_release(xwg_context *ctx);
-int xwg__slab_may_serve(const xwg_context *ctx, const xwg__state_buffer *buf,
-                        cl_command_queue queue);
-void xwg__slab_claim(xwg_context *ctx, const xwg__state_buffer *buf,
-                     cl_command_queue queue);
-void xwg__slab_unclaim(xwg_context *ctx, const xwg__state_buffer *buf);
+int xwg__slab_reuse(xwg_context *ctx, size_t words, cl_command_queue queue,
+                    xwg__state_buffer *out);
+void xwg__slab_keep(xwg_context *ctx, const xwg__state_buffer *buf);
 
 /* The status words a launch's finish reads: the participants (where the
  * kernel ran discovery), the failed flag, the misuse word, the split
@@ -313,6 +324,9 @@ const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
 /* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
  * polls of the calibrated loop; the context must be calibrated. */
 cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms);
+/* launch.c: frees the launch records kept for reuse (the context's
+ * release). */
+void xwg__pendings_release(xwg_context *ctx);
 
 /* kernel_facts.c: a launched kernel's XWG_STATE index and barrier set, if
  * kept (returns 1); keep them after a launch that succeeded; drop the

@@ -109,6 +109,39 @@ const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
     return &p->state;
 }
 
+/* Records kept for reuse, at most: a chain of this many launches,
+ * finished in turn, allocates no record after its first round. */
+#define XWG__SPARE_PENDINGS_MAX 64
+
+/* A zeroed record for a launch of ctx: a finished launch's, or a new one;
+ * NULL when out of memory. */
+static xwg_pending *pending_new(xwg_context *ctx)
+{
+    pthread_mutex_lock(&ctx->lock);
+    xwg_pending *p = ctx->spare_pendings;
+    if (p != NULL) {
+        ctx->spare_pendings = p->link.next;
+        ctx->spare_len--;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (p == NULL)
+        return calloc(1, sizeof *p);
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+void xwg__pendings_release(xwg_context *ctx)
+{
+    while (ctx->spare_pendings != NULL) {
+        xwg_pending *p = ctx->spare_pendings;
+        ctx->spare_pendings = p->link.next;
+        free(p);
+    }
+    ctx->spare_len = 0;
+}
+
+/* Ends a launch's record: its events and state buffer go back, and the
+ * record is kept for reuse (freed where enough are). */
 static void pending_free(xwg_pending *p)
 {
     if (p->chained)
@@ -122,7 +155,17 @@ static void pending_free(xwg_pending *p)
     if (p->state.mem)
         xwg__state_return(p->ctx, p->state);
     free(p->image);
-    free(p);
+    xwg_context *ctx = p->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    const int kept = ctx->spare_len < XWG__SPARE_PENDINGS_MAX;
+    if (kept) {
+        p->link.next = ctx->spare_pendings;
+        ctx->spare_pendings = p;
+        ctx->spare_len++;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (!kept)
+        free(p);
 }
 
 /* Copies the caller's options over the defaults, by the caller's size
@@ -340,7 +383,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
                                       ? o.barrier
                                       : barrier_for(ctx, set, expected);
 
-    xwg_pending *p = calloc(1, sizeof *p);
+    xwg_pending *p = pending_new(ctx);
     if (p == NULL)
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     p->ctx = ctx;

@@ -46,26 +46,35 @@ static int may_serve(const xwg__slab *s, cl_command_queue queue)
     return s->busy == 0 || s->owner == queue;
 }
 
-int xwg__slab_may_serve(const xwg_context *ctx, const xwg__state_buffer *buf,
-                        cl_command_queue queue)
+/* Marks buf, a slab's, as serving a launch on queue. Under ctx->lock. */
+static void claim(xwg_context *ctx, const xwg__state_buffer *buf,
+                  cl_command_queue queue)
 {
-    return buf->slab < 0 || may_serve(&ctx->slabs[buf->slab], queue);
-}
-
-void xwg__slab_claim(xwg_context *ctx, const xwg__state_buffer *buf,
-                     cl_command_queue queue)
-{
-    if (buf->slab < 0)
-        return;
     xwg__slab *s = &ctx->slabs[buf->slab];
     s->busy |= (cl_ulong)1 << buf->slot;
     s->owner = queue;
 }
 
-void xwg__slab_unclaim(xwg_context *ctx, const xwg__state_buffer *buf)
+int xwg__slab_reuse(xwg_context *ctx, size_t words, cl_command_queue queue,
+                    xwg__state_buffer *out)
 {
-    if (buf->slab >= 0)
-        ctx->slabs[buf->slab].busy &= ~((cl_ulong)1 << buf->slot);
+    for (size_t i = 0; i < ctx->slabs_len; i++) {
+        const xwg__slab *s = &ctx->slabs[i];
+        const cl_ulong idle = s->used & ~s->busy;
+        if (idle == 0 || s->slot_words < words || !may_serve(s, queue))
+            continue;
+        *out = s->idle[__builtin_ctzll(idle)]; /* the lowest idle slot */
+        claim(ctx, out, queue);
+        return 1;
+    }
+    return 0;
+}
+
+void xwg__slab_keep(xwg_context *ctx, const xwg__state_buffer *buf)
+{
+    xwg__slab *s = &ctx->slabs[buf->slab];
+    s->idle[buf->slot] = *buf;
+    s->busy &= ~((cl_ulong)1 << buf->slot); /* its launch has ended */
 }
 
 /* The slab's pinned status rows (xwg__slab.rows), where the driver makes
@@ -149,7 +158,7 @@ int xwg__slab_take(xwg_context *ctx, size_t words, cl_command_queue queue,
             out->slab = i;
             out->slot = slot;
             out->words = s->slot_words;
-            xwg__slab_claim(ctx, out, queue);
+            claim(ctx, out, queue);
         }
     }
     pthread_mutex_unlock(&ctx->lock);
@@ -176,6 +185,11 @@ void xwg__slabs_release(xwg_context *ctx)
 {
     for (size_t i = 0; i < ctx->slabs_len; i++) {
         xwg__slab *s = &ctx->slabs[i];
+        /* Every launch has ended (the caller's promise), so every slot
+         * with a sub-buffer is idle, and the slab keeps its buffer. */
+        for (unsigned slot = 0; slot < XWG__SLAB_SLOTS; slot++)
+            if ((s->used >> slot) & 1u)
+                xwg__state_release(ctx, s->idle[slot]);
         if (s->rows_buffer != NULL) {
             clEnqueueUnmapMemObject(ctx->copy_queue, s->rows_buffer, s->rows,
                                     0, NULL, NULL);

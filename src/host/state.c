@@ -2,9 +2,10 @@
  * state.c - the state buffers that XWG_STATE points to: their header
  * words, a pool of buffers for launches, and reading words back.
  *
- * Each launch in flight owns one buffer from the context's pool, so two
- * launches in flight on different queues never share state. The pool's
- * buffers are cut from slabs (slab.c). Discovery
+ * Each launch in flight owns one buffer, so two launches in flight on
+ * different queues never share state. Most are cut from slabs (slab.c),
+ * which keep them while idle; the context's pool keeps idle buffers of
+ * their own. Discovery
  * uses the context's own buffer under the context's lock.
  */
 #include "internal.h"
@@ -42,33 +43,21 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
 int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
                        xwg__state_buffer *out)
 {
-    /* Of the idle buffers that fit, the first by slab and slot (buffers
-     * of their own, slab -1, last: the unsigned compare): a chain of
+    /* Of the idle buffers that fit, the lowest slot of the first slab
+     * that may serve queue, else the first buffer of its own: a chain of
      * launches then takes consecutive slots, whose statuses one read
      * fetches (chain.c). */
     pthread_mutex_lock(&ctx->lock);
-    size_t best = ctx->pool_len;
-    for (size_t i = 0; i < ctx->pool_len; i++) {
-        const xwg__state_buffer *b = &ctx->pool[i];
-        /* The cheap tests first: this runs for every launch. */
-        if (b->words < words ||
-            (best < ctx->pool_len &&
-             ((unsigned)b->slab > (unsigned)ctx->pool[best].slab ||
-              (b->slab == ctx->pool[best].slab &&
-               b->slot > ctx->pool[best].slot))))
-            continue;
-        if (xwg__slab_may_serve(ctx, b, queue))
-            best = i;
-    }
-    if (best < ctx->pool_len) {
-        *out = ctx->pool[best];
-        ctx->pool[best] = ctx->pool[--ctx->pool_len];
-        xwg__slab_claim(ctx, out, queue);
-        pthread_mutex_unlock(&ctx->lock);
-        return XWG_SUCCESS;
+    int found = xwg__slab_reuse(ctx, words, queue, out);
+    for (size_t i = 0; !found && i < ctx->pool_len; i++) {
+        if (ctx->pool[i].words >= words) {
+            *out = ctx->pool[i];
+            ctx->pool[i] = ctx->pool[--ctx->pool_len];
+            found = 1;
+        }
     }
     pthread_mutex_unlock(&ctx->lock);
-    return xwg__slab_take(ctx, words, queue, out);
+    return found ? XWG_SUCCESS : xwg__slab_take(ctx, words, queue, out);
 }
 
 cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
@@ -108,12 +97,10 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf)
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf)
 {
     pthread_mutex_lock(&ctx->lock);
-    xwg__slab_unclaim(ctx, &buf); /* its launch has ended */
-    size_t own = 0; /* buffers of their own in the pool */
-    for (size_t i = 0; i < ctx->pool_len; i++)
-        own += ctx->pool[i].slab < 0;
-    const int kept = buf.slab >= 0 || own < XWG__POOL_MAX;
-    if (kept)
+    const int kept = buf.slab >= 0 || ctx->pool_len < XWG__POOL_MAX;
+    if (buf.slab >= 0)
+        xwg__slab_keep(ctx, &buf);
+    else if (kept)
         ctx->pool[ctx->pool_len++] = buf;
     pthread_mutex_unlock(&ctx->lock);
     if (!kept)
