@@ -10,6 +10,9 @@
  *   build/xwg-clcost PLATFORM-NAME reads    a kernel and a 4-byte read,
  *                                           for kernels that differ in one
  *                                           thing each (reads())
+ *   build/xwg-clcost PLATFORM-NAME delays   the same for a plain kernel
+ *                                           made longer step by step
+ *                                           (delays())
  * It prints; nothing records its output. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <xwg_barrier.h>
@@ -431,6 +434,50 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
     return 0;
 }
 
+/* "delays": a plain kernel of 1056 groups of 256 whose first work-item
+ * first spins `spins` times on a volatile word, then clFinish, or a
+ * blocking 4-byte read, for spins from 0 up: whether a read after a
+ * kernel costs more once the kernel takes longer than some bound (as a
+ * wait that spins for a while and then sleeps would); and the read
+ * enqueued without blocking then clFinish, or after clFinish. Mean of
+ * N. */
+static int delays(cl_context cl, cl_device_id dev, cl_command_queue q)
+{
+    cl_int err;
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    const char *src =
+        "__kernel void e(volatile __global uint *p, uint spins)"
+        "{ if (get_global_id(0) == 0) {"
+        "    for (uint i = 0; i < spins; i++) p[1] += i;"
+        "    p[0]++; } }";
+    cl_program prog = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
+    if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS)
+        return 9;
+    cl_kernel k = clCreateKernel(prog, "e", &err);
+    clSetKernelArg(k, 0, sizeof buf, &buf);
+    size_t g = 1056 * 256, l = 256;
+    cl_uint word;
+    static const cl_uint steps[] = {0, 16, 32, 64, 128, 256};
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+            char label[64];
+            clSetKernelArg(k, 1, sizeof steps[i], &steps[i]);
+            snprintf(label, sizeof label, "spins %u; clFinish", steps[i]);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); });
+            snprintf(label, sizeof label, "spins %u; read 4 B", steps[i]);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
+            snprintf(label, sizeof label, "spins %u; read, clFinish", steps[i]);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_FALSE, 0, 4, &word, 0, NULL, NULL); clFinish(q); });
+            snprintf(label, sizeof label, "spins %u; clFinish, read", steps[i]);
+            TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
+        }
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseMemObject(buf);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cl_platform_id pl;
@@ -492,6 +539,8 @@ int main(int argc, char **argv)
         return chains(cl, dev, q, xc, k);
     if (argc > 2 && strcmp(argv[2], "waits") == 0)
         return waits(cl, dev, q, xc, k);
+    if (argc > 2 && strcmp(argv[2], "delays") == 0)
+        return delays(cl, dev, q);
     if (argc > 2 && strcmp(argv[2], "reads") == 0)
         return reads(cl, dev, q, xc, prog, k);
     {
