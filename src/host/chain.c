@@ -182,7 +182,8 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
                                       region, slab->slot_bytes, 0, row, 0,
                                       into, 0, NULL, NULL);
     }
-    XWG__TRACE_LAUNCH(ctx, "chain: the statuses of %zu launches in %d reads: %s",
+    XWG__TRACE_LAUNCH(ctx,
+                      "chain: the statuses of %zu launches in %d reads: %s",
                       n, reads, xwg_status_name(err));
     /* A read that failed to enqueue leaves the earlier ones in flight:
      * wait for them before their memory goes. */

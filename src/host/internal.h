@@ -265,12 +265,15 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf);
  * that waited there would hold up every other command of that queue. */
 int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
                     cl_uint count, cl_uint *values);
-/* A state buffer of at least `words` words for a launch on queue: an idle
- * one (a slab's first, slab.c says which may serve queue), else new; and
- * back, kept idle (released, where it is a buffer of its own and the
- * pool is full). */
-int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
-                       xwg__state_buffer *out);
+/* Under ctx->lock: an idle state buffer of at least `words` words for a
+ * launch on queue (a slab's first: slab.c says which may serve queue),
+ * 1, or 0 where none is idle (xwg__slab_take then makes one); and a
+ * launch's buffer back, kept idle, 1, or 0 where it is a buffer of its
+ * own and the pool is full (the caller then releases it, outside the
+ * lock). xwg__state_return: the latter, taking the lock. */
+int xwg__state_reuse_locked(xwg_context *ctx, size_t words,
+                            cl_command_queue queue, xwg__state_buffer *out);
+int xwg__state_keep_locked(xwg_context *ctx, const xwg__state_buffer *buf);
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf);
 
 /* slab.c: a sub-buffer of at least `words` words for a launch on queue,

@@ -113,20 +113,15 @@ const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
  * finished in turn, allocates no record after its first round. */
 #define XWG__SPARE_PENDINGS_MAX 64
 
-/* A zeroed record for a launch of ctx: a finished launch's, or a new one;
- * NULL when out of memory. */
-static xwg_pending *pending_new(xwg_context *ctx)
+/* A finished launch's record, not yet zeroed, or NULL where none is
+ * kept. Under ctx->lock. */
+static xwg_pending *pending_take_locked(xwg_context *ctx)
 {
-    pthread_mutex_lock(&ctx->lock);
     xwg_pending *p = ctx->spare_pendings;
     if (p != NULL) {
         ctx->spare_pendings = p->link.next;
         ctx->spare_len--;
     }
-    pthread_mutex_unlock(&ctx->lock);
-    if (p == NULL)
-        return calloc(1, sizeof *p);
-    memset(p, 0, sizeof *p);
     return p;
 }
 
@@ -144,19 +139,24 @@ void xwg__pendings_release(xwg_context *ctx)
  * record is kept for reuse (freed where enough are). */
 static void pending_free(xwg_pending *p)
 {
-    if (p->chained)
-        xwg__chain_remove(p->ctx, p);
+    xwg_context *ctx = p->ctx;
+    /* A chained launch whose status was read has left the unread list
+     * already (chain.c; this thread saw it read, under the lock). */
+    if (p->chained && p->link.read != XWG__READ)
+        xwg__chain_remove(ctx, p);
     if (p->read)
         clReleaseEvent(p->read);
     if (p->setup)
         clReleaseEvent(p->setup);
     if (p->kernel)
         clReleaseEvent(p->kernel);
-    if (p->state.mem)
-        xwg__state_return(p->ctx, p->state);
     free(p->image);
-    xwg_context *ctx = p->ctx;
+    /* The state buffer and the record back, in one hold of the lock
+     * (each hold costs a launch about as much as the work under it). */
+    const xwg__state_buffer state = p->state; /* p may be reused at once */
     pthread_mutex_lock(&ctx->lock);
+    const int state_kept =
+        state.mem == NULL || xwg__state_keep_locked(ctx, &state);
     const int kept = ctx->spare_len < XWG__SPARE_PENDINGS_MAX;
     if (kept) {
         p->link.next = ctx->spare_pendings;
@@ -164,6 +164,8 @@ static void pending_free(xwg_pending *p)
         ctx->spare_len++;
     }
     pthread_mutex_unlock(&ctx->lock);
+    if (!state_kept)
+        xwg__state_release(ctx, state);
     if (!kept)
         free(p);
 }
@@ -273,7 +275,8 @@ static int enqueue(xwg_pending *p, cl_command_queue queue, cl_kernel kernel,
         if (p->image == NULL)
             return XWG_ERROR_OUT_OF_HOST_MEMORY;
         xwg__state_header(p->header, p->image); /* words >= its words */
-        XWG__TRACE_LAUNCH(p->ctx, "launch: the state's first %zu words written",
+        XWG__TRACE_LAUNCH(p->ctx,
+                          "launch: the state's first %zu words written",
                           words);
         err = clEnqueueWriteBuffer(queue, p->state.mem, CL_FALSE, 0,
                                    words * sizeof(cl_uint), p->image, 0, NULL,
@@ -370,11 +373,20 @@ static int launch_async(const char *fn, xwg_context *ctx,
                            "(local_size) are more work-items than the "
                            "kernel's 32-bit ids can number",
                            fn, groups, local_size);
+    const size_t words = XWG__STATE_WORDS_FOR((size_t)groups);
+    xwg_pending *p = NULL;
+    xwg__state_buffer state;
+    int have_state = 0;
     if (err == XWG_SUCCESS) {
-        /* A launch with discovery skipped may come before any discovery:
-         * the watchdog still needs the calibration. */
+        /* One hold of the lock for the calibration (a launch with
+         * discovery skipped may come before any discovery: the watchdog
+         * still needs it), a kept record and an idle state buffer. */
         pthread_mutex_lock(&ctx->lock);
         err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
+        if (err == XWG_SUCCESS) {
+            p = pending_take_locked(ctx);
+            have_state = xwg__state_reuse_locked(ctx, words, queue, &state);
+        }
         pthread_mutex_unlock(&ctx->lock);
     }
     if (err != XWG_SUCCESS)
@@ -383,9 +395,15 @@ static int launch_async(const char *fn, xwg_context *ctx,
                                       ? o.barrier
                                       : barrier_for(ctx, set, expected);
 
-    xwg_pending *p = pending_new(ctx);
-    if (p == NULL)
+    if (p != NULL)
+        memset(p, 0, sizeof *p);
+    else
+        p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        if (have_state)
+            xwg__state_return(ctx, state);
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    }
     p->ctx = ctx;
     p->groups = groups;
     p->skip_discovery = o.skip_discovery;
@@ -393,8 +411,10 @@ static int launch_async(const char *fn, xwg_context *ctx,
     xwg__header_words(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
                       xwg__watchdog_polls(ctx, o.watchdog_ms), p->header);
-    err = xwg__state_acquire(ctx, XWG__STATE_WORDS_FOR((size_t)groups), queue,
-                             &p->state);
+    if (have_state)
+        p->state = state;
+    else
+        err = xwg__slab_take(ctx, words, queue, &p->state);
     if (err == XWG_SUCCESS)
         err = enqueue(p, queue, kernel, state_arg, local_size, read_now,
                       event != NULL);

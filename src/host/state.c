@@ -40,24 +40,23 @@ int xwg__read_state(const xwg_context *ctx, cl_mem state, cl_uint first,
                                values, 0, NULL, NULL);
 }
 
-int xwg__state_acquire(xwg_context *ctx, size_t words, cl_command_queue queue,
-                       xwg__state_buffer *out)
+int xwg__state_reuse_locked(xwg_context *ctx, size_t words,
+                            cl_command_queue queue, xwg__state_buffer *out)
 {
     /* Of the idle buffers that fit, the lowest slot of the first slab
      * that may serve queue, else the first buffer of its own: a chain of
      * launches then takes consecutive slots, whose statuses one read
      * fetches (chain.c). */
-    pthread_mutex_lock(&ctx->lock);
-    int found = xwg__slab_reuse(ctx, words, queue, out);
-    for (size_t i = 0; !found && i < ctx->pool_len; i++) {
+    if (xwg__slab_reuse(ctx, words, queue, out))
+        return 1;
+    for (size_t i = 0; i < ctx->pool_len; i++) {
         if (ctx->pool[i].words >= words) {
             *out = ctx->pool[i];
             ctx->pool[i] = ctx->pool[--ctx->pool_len];
-            found = 1;
+            return 1;
         }
     }
-    pthread_mutex_unlock(&ctx->lock);
-    return found ? XWG_SUCCESS : xwg__slab_take(ctx, words, queue, out);
+    return 0;
 }
 
 cl_uint *xwg__state_staged(xwg_context *ctx, xwg__state_buffer *buf,
@@ -94,14 +93,22 @@ void xwg__state_release(xwg_context *ctx, xwg__state_buffer buf)
     }
 }
 
+int xwg__state_keep_locked(xwg_context *ctx, const xwg__state_buffer *buf)
+{
+    if (buf->slab >= 0) {
+        xwg__slab_keep(ctx, buf);
+        return 1;
+    }
+    if (ctx->pool_len == XWG__POOL_MAX)
+        return 0;
+    ctx->pool[ctx->pool_len++] = *buf;
+    return 1;
+}
+
 void xwg__state_return(xwg_context *ctx, xwg__state_buffer buf)
 {
     pthread_mutex_lock(&ctx->lock);
-    const int kept = buf.slab >= 0 || ctx->pool_len < XWG__POOL_MAX;
-    if (buf.slab >= 0)
-        xwg__slab_keep(ctx, &buf);
-    else if (kept)
-        ctx->pool[ctx->pool_len++] = buf;
+    const int kept = xwg__state_keep_locked(ctx, &buf);
     pthread_mutex_unlock(&ctx->lock);
     if (!kept)
         xwg__state_release(ctx, buf);
