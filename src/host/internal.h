@@ -123,7 +123,7 @@ struct xwg_context {
      * ended (chain.c; both under lock). */
     xwg_pending *unread_first, *unread_last;
     pthread_cond_t chain_done;
-    /* Finished launches' records, for the next launches (launch.c; linked
+    /* Finished launches' records, for the next launches (pending.c; linked
      * through their chain links, under lock): malloc and free cost a
      * launch more than the rest of its record keeping. */
     xwg_pending *spare_pendings;
@@ -309,7 +309,7 @@ void xwg__chain_add(xwg_context *ctx, xwg_pending *p);
 int xwg__chain_read(xwg_context *ctx, xwg_pending *p);
 /* Takes p out of the unread list, if it is there (before it is freed). */
 void xwg__chain_remove(xwg_context *ctx, xwg_pending *p);
-/* What chain.c needs of a pending launch (launch.c owns the rest). */
+/* What chain.c needs of a pending launch (pending.h has the rest). */
 enum { XWG__UNREAD, XWG__READING, XWG__READ };
 typedef struct xwg__chain_link {
     /* Not retained: a retain and a release cost NVIDIA's driver about
@@ -327,7 +327,7 @@ const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
 /* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
  * polls of the calibrated loop; the context must be calibrated. */
 cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms);
-/* launch.c: frees the launch records kept for reuse (the context's
+/* pending.c: frees the launch records kept for reuse (the context's
  * release). */
 void xwg__pendings_release(xwg_context *ctx);
 

@@ -24,6 +24,7 @@
  * event says that the kernel ran, the run count in its status does.
  */
 #include "internal.h"
+#include "pending.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,30 +44,6 @@ _Static_assert(XWG__STATUS_FIRST == XWG__W_COUNT &&
                    XWG__W_RUNS == XWG__W_SPLIT + 1 &&
                    XWG__W_COUNTER == XWG__W_RUNS + 1,
                "one read of six words covers them all");
-
-struct xwg_pending {
-    xwg_context *ctx;
-    xwg__state_buffer state;
-    cl_event setup;  /* the write of the state (out-of-order queues only) */
-    cl_event kernel; /* NULL where the launch has no event (chained) */
-    cl_event read; /* the status read on the launch's queue, if any */
-    /* Where the status read blocked instead (xwg_launch_ex() on an
-     * in-order queue): 1 and its result, the status then in
-     * state.staged. */
-    int read_blocked;
-    cl_int read_err;
-    /* A launch with no event (xwg_launch_async() on an in-order queue,
-     * no event asked for): its status comes through chain.c. */
-    int chained;
-    xwg__chain_link link;
-    cl_uint runs_expected; /* XWG__W_RUNS once the kernel has run */
-    cl_uint header[XWG__HEADER_WORDS];
-    cl_uint *image; /* what the write copies: must outlive it */
-    cl_uint status_first; /* the first status word read back */
-    cl_uint groups;
-    int skip_discovery;
-    xwg_barrier_algo barrier;
-};
 
 static int compiled(unsigned set, xwg_barrier_algo algo)
 {
@@ -100,74 +77,6 @@ cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms)
     double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
                    ctx->info.poll_ns;
     return polls < 1024 ? 1024 : polls > 4e9 ? 4000000000u : (cl_uint)polls;
-}
-
-xwg__chain_link *xwg__pending_link(xwg_pending *p) { return &p->link; }
-
-const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
-{
-    return &p->state;
-}
-
-/* Records kept for reuse, at most: a chain of this many launches,
- * finished in turn, allocates no record after its first round. */
-#define XWG__SPARE_PENDINGS_MAX 64
-
-/* A finished launch's record, not yet zeroed, or NULL where none is
- * kept. Under ctx->lock. */
-static xwg_pending *pending_take_locked(xwg_context *ctx)
-{
-    xwg_pending *p = ctx->spare_pendings;
-    if (p != NULL) {
-        ctx->spare_pendings = p->link.next;
-        ctx->spare_len--;
-    }
-    return p;
-}
-
-void xwg__pendings_release(xwg_context *ctx)
-{
-    while (ctx->spare_pendings != NULL) {
-        xwg_pending *p = ctx->spare_pendings;
-        ctx->spare_pendings = p->link.next;
-        free(p);
-    }
-    ctx->spare_len = 0;
-}
-
-/* Ends a launch's record: its events and state buffer go back, and the
- * record is kept for reuse (freed where enough are). */
-static void pending_free(xwg_pending *p)
-{
-    xwg_context *ctx = p->ctx;
-    /* A chained launch whose status was read has left the unread list
-     * already (chain.c; this thread saw it read, under the lock). */
-    if (p->chained && p->link.read != XWG__READ)
-        xwg__chain_remove(ctx, p);
-    if (p->read)
-        clReleaseEvent(p->read);
-    if (p->setup)
-        clReleaseEvent(p->setup);
-    if (p->kernel)
-        clReleaseEvent(p->kernel);
-    free(p->image);
-    /* The state buffer and the record back, in one hold of the lock
-     * (each hold costs a launch about as much as the work under it). */
-    const xwg__state_buffer state = p->state; /* p may be reused at once */
-    pthread_mutex_lock(&ctx->lock);
-    const int state_kept =
-        state.mem == NULL || xwg__state_keep_locked(ctx, &state);
-    const int kept = ctx->spare_len < XWG__SPARE_PENDINGS_MAX;
-    if (kept) {
-        p->link.next = ctx->spare_pendings;
-        ctx->spare_pendings = p;
-        ctx->spare_len++;
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    if (!state_kept)
-        xwg__state_release(ctx, state);
-    if (!kept)
-        free(p);
 }
 
 /* Copies the caller's options over the defaults, by the caller's size
@@ -384,7 +293,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
         pthread_mutex_lock(&ctx->lock);
         err = xwg__ensure_calibrated(ctx, kernel, state_arg, local_size);
         if (err == XWG_SUCCESS) {
-            p = pending_take_locked(ctx);
+            p = xwg__pending_take_locked(ctx);
             have_state = xwg__state_reuse_locked(ctx, words, queue, &state);
         }
         pthread_mutex_unlock(&ctx->lock);
@@ -425,7 +334,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
         clFinish(queue);
         p->state.clean = 0;
         p->state.runs_known = 0;
-        pending_free(p);
+        xwg__pending_free(p);
         return err;
     }
     if (!known)
@@ -556,7 +465,7 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         p->state.rewrite = XWG__W_FLAGS + (size_t)clusters * XWG__LINE_WORDS;
     else if (clusters != 0u)
         p->state.clean = 0; /* not a count the kernel could give */
-    pending_free(p);
+    xwg__pending_free(p);
     if (bad_info != XWG_SUCCESS)
         return bad_info;
     if (err != CL_SUCCESS)
