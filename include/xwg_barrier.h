@@ -626,9 +626,9 @@ XWG_EXPORT int xwg_launch_ex(xwg_context *ctx, cl_command_queue queue,
                              const xwg_launch_options *opts,
                              xwg_launch_info *info);
 
-/* A launch in flight. Each has a state buffer of its own (from a pool in
- * the context, which keeps up to 32), so launches in flight on different
- * queues never share state. */
+/* A launch in flight. Each has a state buffer of its own (the context
+ * keeps finished launches' buffers for later ones), so launches in
+ * flight, on one queue or several, never share state. */
 typedef struct xwg_pending xwg_pending;
 
 /* Enqueues the launch and returns at once. *pending must be passed to
