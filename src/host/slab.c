@@ -185,10 +185,12 @@ void xwg__slabs_release(xwg_context *ctx)
 {
     for (size_t i = 0; i < ctx->slabs_len; i++) {
         xwg__slab *s = &ctx->slabs[i];
-        /* Every launch has ended (the caller's promise), so every slot
-         * with a sub-buffer is idle, and the slab keeps its buffer. */
+        /* The idle slots' buffers, which the slab keeps (a busy slot's
+         * is its launch's: every launch has ended by the caller's
+         * promise, and a launch left unfinished keeps its own). */
+        const cl_ulong idle = s->used & ~s->busy;
         for (unsigned slot = 0; slot < XWG__SLAB_SLOTS; slot++)
-            if ((s->used >> slot) & 1u)
+            if ((idle >> slot) & 1u)
                 xwg__state_release(ctx, s->idle[slot]);
         if (s->rows_buffer != NULL) {
             clEnqueueUnmapMemObject(ctx->copy_queue, s->rows_buffer, s->rows,

@@ -2,10 +2,9 @@
  * state.c - the state buffers that XWG_STATE points to: their header
  * words, a pool of buffers for launches, and reading words back.
  *
- * Each launch in flight owns one buffer, so two launches in flight on
- * different queues never share state. Most are cut from slabs (slab.c),
- * which keep them while idle; the context's pool keeps idle buffers of
- * their own. Discovery
+ * Each launch in flight owns one buffer, so two launches in flight never
+ * share state. Most are cut from slabs (slab.c), which keep them while
+ * idle; the context's pool keeps idle buffers of their own. Discovery
  * uses the context's own buffer under the context's lock.
  */
 #include "internal.h"
