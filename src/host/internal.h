@@ -24,11 +24,11 @@ typedef struct xwg__cache_entry {
 /* A kernel's XWG_STATE index and compiled barriers (kernel_facts.c). */
 typedef struct xwg__kernel_facts xwg__kernel_facts;
 
-/* A state buffer kept for reuse, and its size in words. */
 /* The header words that differ from launch to launch: [0,
  * XWG__W_WATCHDOG] of the state buffer (xwg_state_layout.h). */
 #define XWG__HEADER_WORDS (XWG__W_WATCHDOG + 1u)
 
+/* A state buffer kept for reuse, and its size in words. */
 typedef struct xwg__state_buffer {
     cl_mem mem;
     size_t words;
@@ -150,25 +150,21 @@ struct xwg_context {
     char paths_tried[640];
 };
 
-/* Tracing to stderr, with file and line, when XWG_TRACE=1. */
+/* Tracing to stderr, with file and line, where `on`: XWG__TRACE when
+ * XWG_TRACE=1 now, XWG__TRACE_LAUNCH (what every launch does) when it was
+ * at ctx's creation. */
 int xwg__trace_enabled(void);
-#define XWG__TRACE(...)                                                        \
+#define XWG__TRACE_IF(on, ...)                                                 \
     do {                                                                       \
-        if (xwg__trace_enabled()) {                                            \
+        if (on) {                                                              \
             fprintf(stderr, "xwg %s:%d: ", __FILE__, __LINE__);                \
             fprintf(stderr, __VA_ARGS__);                                      \
             fputc('\n', stderr);                                               \
         }                                                                      \
     } while (0)
-/* The same for what every launch does, on context ctx's flag. */
+#define XWG__TRACE(...) XWG__TRACE_IF(xwg__trace_enabled(), __VA_ARGS__)
 #define XWG__TRACE_LAUNCH(ctx, ...)                                            \
-    do {                                                                       \
-        if ((ctx)->trace_launches) {                                           \
-            fprintf(stderr, "xwg %s:%d: ", __FILE__, __LINE__);                \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
+    XWG__TRACE_IF((ctx)->trace_launches, __VA_ARGS__)
 
 /* status.c: records the reason of a failure for xwg_last_error(), on this
  * thread (printf-style; truncated to the buffer). */
