@@ -6,7 +6,6 @@
 #include "pending.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 xwg__chain_link *xwg__pending_link(xwg_pending *p) { return &p->link; }
 
