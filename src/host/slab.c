@@ -46,6 +46,13 @@ static int may_serve(const xwg__slab *s, cl_command_queue queue)
     return s->busy == 0 || s->owner == queue;
 }
 
+/* The slots of s whose buffers are kept idle: made, and serving no
+ * launch in flight. */
+static cl_ulong idle_slots(const xwg__slab *s)
+{
+    return s->used & ~s->busy;
+}
+
 /* Marks buf, a slab's, as serving a launch on queue. Under ctx->lock. */
 static void claim(xwg_context *ctx, const xwg__state_buffer *buf,
                   cl_command_queue queue)
@@ -60,7 +67,7 @@ int xwg__slab_reuse(xwg_context *ctx, size_t words, cl_command_queue queue,
 {
     for (size_t i = 0; i < ctx->slabs_len; i++) {
         const xwg__slab *s = &ctx->slabs[i];
-        const cl_ulong idle = s->used & ~s->busy;
+        const cl_ulong idle = idle_slots(s);
         if (idle == 0 || s->slot_words < words || !may_serve(s, queue))
             continue;
         *out = s->idle[__builtin_ctzll(idle)]; /* the lowest idle slot */
@@ -188,7 +195,7 @@ void xwg__slabs_release(xwg_context *ctx)
         /* The idle slots' buffers, which the slab keeps (a busy slot's
          * is its launch's: every launch has ended by the caller's
          * promise, and a launch left unfinished keeps its own). */
-        const cl_ulong idle = s->used & ~s->busy;
+        const cl_ulong idle = idle_slots(s);
         for (unsigned slot = 0; slot < XWG__SLAB_SLOTS; slot++)
             if ((idle >> slot) & 1u)
                 xwg__state_release(ctx, s->idle[slot]);
