@@ -23,6 +23,16 @@
  *                      default);
  *   xwg/chained        32 xwg_launch_async() back to back, then their 32
  *                      xwg_launch_finish(), against plain/chained;
+ *   plain/readback-touch, xwg/launch-ex-touch
+ *                      plain/readback and xwg/launch-ex for a kernel
+ *                      whose every group loads a word and synchronises
+ *                      its work-items once, the least that a kernel with
+ *                      work in every group does: on NVIDIA's driver a
+ *                      read behind a kernel that ends a little later
+ *                      than an empty one waits about 7 us longer in
+ *                      some processes (docs/performance.md, "Launch
+ *                      cost"), so the empty rows alone compare xwg with
+ *                      a plain kernel on either side of that step;
  *   requests/xwg       short persistent kernels: one launch of a kernel
  *                      with 10 barriers per request, chained as above;
  *   requests/plain     the same work as a multi-kernel program does it:
@@ -59,6 +69,25 @@ static const char source[] =
     "    if (xwg_global_id() == 0)\n"
     "        sink[0] += 1;\n"
     "}\n"
+    "__kernel void touch(__global uint *sink)\n"
+    "{\n"
+    "    __local uint seen;\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        seen = sink[1];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (get_global_id(0) == 0)\n"
+    "        sink[0] += seen + 1u;\n"
+    "}\n"
+    "__kernel void xwg_touch(__global uint *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    __local uint seen;\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        seen = sink[1];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (xwg_global_id() == 0)\n"
+    "        sink[0] += seen + 1u;\n"
+    "}\n"
     "__kernel void request(__global uint *sink, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
@@ -72,7 +101,7 @@ typedef struct {
     cl_context cl;
     cl_command_queue queue; /* in order, no profiling */
     xwg_context *xc;
-    cl_kernel empty, xwg_empty, request;
+    cl_kernel empty, xwg_empty, touch, xwg_touch, request;
     cl_mem sink;
     size_t local, global;
     cl_uint groups;
@@ -82,13 +111,13 @@ typedef struct {
 enum row_id {
     PLAIN_ENQUEUE, PLAIN_CHAINED, PLAIN_READBACK, XWG_ENQUEUE, XWG_WAIT,
     XWG_LAUNCH_EX, XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG,
-    REQUESTS_PLAIN, ROWS
+    REQUESTS_PLAIN, PLAIN_READBACK_TOUCH, XWG_LAUNCH_EX_TOUCH, ROWS
 };
 static const char *const row_names[ROWS] = {
     "plain/enqueue",      "plain/chained", "plain/readback",
     "xwg/enqueue",        "xwg/wait",      "xwg/launch-ex",
     "xwg/wait+discovery", "xwg/chained",   "requests/xwg",
-    "requests/plain"};
+    "requests/plain",     "plain/readback-touch", "xwg/launch-ex-touch"};
 
 static void fail(const char *what, int err)
 {
@@ -124,13 +153,14 @@ static double plain_chained(launch_bench *b, cl_kernel k, unsigned n,
     return now_us() - start;
 }
 
-static double plain_readback(launch_bench *b)
+/* `count` launches of k, each followed by a blocking 4-byte read. */
+static double plain_readback(launch_bench *b, cl_kernel k)
 {
     clFinish(b->queue);
     double start = now_us();
     for (unsigned i = 0; i < b->count; i++) {
         cl_uint flag;
-        plain_launch(b, b->empty);
+        plain_launch(b, k);
         int err = clEnqueueReadBuffer(b->queue, b->sink, CL_TRUE, 0,
                                       sizeof flag, &flag, 0, NULL, NULL);
         if (err != CL_SUCCESS)
@@ -171,9 +201,9 @@ static double xwg_chained(launch_bench *b, cl_kernel k, unsigned n,
     return now_us() - start;
 }
 
-/* `count` launches through xwg_launch_ex(), each waited for: discovery
- * skipped, or (discover) in every launch, the default. */
-static double xwg_launch_ex_us(launch_bench *b, int discover)
+/* `count` launches of k through xwg_launch_ex(), each waited for:
+ * discovery skipped, or (discover) in every launch, the default. */
+static double xwg_launch_ex_us(launch_bench *b, cl_kernel k, int discover)
 {
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
     lo.groups = discover ? 0 : b->groups;
@@ -181,8 +211,7 @@ static double xwg_launch_ex_us(launch_bench *b, int discover)
     clFinish(b->queue);
     double start = now_us();
     for (unsigned i = 0; i < b->count; i++) {
-        int err = xwg_launch_ex(b->xc, b->queue, b->xwg_empty, b->local, &lo,
-                                NULL);
+        int err = xwg_launch_ex(b->xc, b->queue, k, b->local, &lo, NULL);
         if (err != XWG_SUCCESS)
             fail("xwg_launch_ex", err);
     }
@@ -197,10 +226,12 @@ static void repetition(launch_bench *b, double us[ROWS])
     const double n = b->count, r = b->requests;
     us[PLAIN_CHAINED] = plain_chained(b, b->empty, b->count, CHAIN, &enq) / n;
     us[PLAIN_ENQUEUE] = enq / n;
-    us[PLAIN_READBACK] = plain_readback(b) / n;
+    us[PLAIN_READBACK] = plain_readback(b, b->empty) / n;
     us[XWG_WAIT] = xwg_chained(b, b->xwg_empty, b->count, 1, &enq) / n;
-    us[XWG_LAUNCH_EX] = xwg_launch_ex_us(b, 0) / n;
-    us[XWG_WAIT_DISCOVERY] = xwg_launch_ex_us(b, 1) / n;
+    us[XWG_LAUNCH_EX] = xwg_launch_ex_us(b, b->xwg_empty, 0) / n;
+    us[XWG_WAIT_DISCOVERY] = xwg_launch_ex_us(b, b->xwg_empty, 1) / n;
+    us[PLAIN_READBACK_TOUCH] = plain_readback(b, b->touch) / n;
+    us[XWG_LAUNCH_EX_TOUCH] = xwg_launch_ex_us(b, b->xwg_touch, 0) / n;
     us[XWG_CHAINED] = xwg_chained(b, b->xwg_empty, b->count, CHAIN, &enq) / n;
     /* Measured as plain/enqueue is, in chains: an enqueue onto an idle
      * queue (each launch waited for before the next) costs more than one
@@ -251,6 +282,8 @@ static void setup(launch_bench *b, const char *platform)
         fail("clCreateBuffer", err);
     b->empty = kernel(prog, "empty", b->sink);
     b->xwg_empty = kernel(prog, "xwg_empty", b->sink);
+    b->touch = kernel(prog, "touch", b->sink);
+    b->xwg_touch = kernel(prog, "xwg_touch", b->sink);
     b->request = kernel(prog, "request", b->sink);
     clReleaseProgram(prog); /* the kernels keep it */
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
@@ -265,6 +298,8 @@ static void teardown(launch_bench *b)
 {
     clReleaseKernel(b->empty);
     clReleaseKernel(b->xwg_empty);
+    clReleaseKernel(b->touch);
+    clReleaseKernel(b->xwg_touch);
     clReleaseKernel(b->request);
     clReleaseMemObject(b->sink);
     xwg_context_release(b->xc);
@@ -300,12 +335,13 @@ static void report(const launch_bench *b, const double us[ROWS],
     }
     fprintf(stderr,
             "xwg-launch-bench: xwg/launch-ex %.2f x plain/readback (target "
-            "1.1); "
+            "1.1; %.2f x for the kernels that touch memory); "
             "xwg/enqueue %.2f x plain/enqueue (1.2); xwg/chained %.2f x "
             "plain/chained (1.1)\n"
             "xwg-launch-bench: requests of %d barriers: %.0f/s through xwg, "
             "%.0f/s as %d plain launches each\n",
             us[XWG_LAUNCH_EX] / us[PLAIN_READBACK],
+            us[XWG_LAUNCH_EX_TOUCH] / us[PLAIN_READBACK_TOUCH],
             us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE],
             us[XWG_CHAINED] / us[PLAIN_CHAINED], BARRIERS_PER_REQ,
             1e6 / us[REQUESTS_XWG], 1e6 / us[REQUESTS_PLAIN],
