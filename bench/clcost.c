@@ -185,6 +185,34 @@ static double chain_device_us(cl_context cl, cl_device_id dev, cl_kernel k)
     return us / 10;
 }
 
+/* The device time of one launch of kernel k (its arguments set) alone
+ * on a profiling queue, end minus start: the mean of 500, in us. */
+static double single_device_us(cl_context cl, cl_device_id dev, cl_kernel k)
+{
+    const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES,
+                                        CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_int err;
+    cl_command_queue q3 =
+        clCreateCommandQueueWithProperties(cl, dev, prof, &err);
+    size_t g = 1056 * 256, l = 256;
+    double us = 0;
+    const int n = 500;
+    for (int i = 0; i < n; i++) {
+        cl_event ev;
+        clEnqueueNDRangeKernel(q3, k, 1, NULL, &g, &l, 0, NULL, &ev);
+        clFinish(q3);
+        cl_ulong start, end;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end,
+                                &end, NULL);
+        us += (end - start) / 1e3;
+        clReleaseEvent(ev);
+    }
+    clReleaseCommandQueue(q3);
+    return us / n;
+}
+
 static int chains(cl_context cl, cl_device_id dev, cl_command_queue q,
                   xwg_context *xc, cl_kernel xk)
 {
@@ -393,6 +421,33 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
                                 sizeof header, header, &err);
     clEnqueueWriteBuffer(q, sub, CL_TRUE, 0, sizeof header, header, 0, NULL,
                          NULL);
+    /* xk's state: the header in buffers of their own and in sub-buffers,
+     * of sizes from one line to a slab's (64 slots of 1056 groups'). */
+    enum { STATES = 6 };
+    struct {
+        const char *label;
+        cl_mem mem;
+    } states[STATES] = {{"own state, 1 KiB", own},
+                        {"sub-buffer at 256 KiB of 1 MiB", sub}};
+    cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, 9u << 20, NULL, &err);
+    const cl_buffer_region at0 = {0, 1 << 18}, slot0 = {0, 144 << 10};
+    states[2].label = "own state, 144 KiB";
+    states[2].mem = clCreateBuffer(cl, CL_MEM_READ_WRITE, 144 << 10, NULL,
+                                   &err);
+    states[3].label = "own state, 9 MiB";
+    states[3].mem = clCreateBuffer(cl, CL_MEM_READ_WRITE, 9u << 20, NULL,
+                                   &err);
+    states[4].label = "sub-buffer at 0 of 1 MiB";
+    states[4].mem = clCreateSubBuffer(parent, CL_MEM_READ_WRITE,
+                                      CL_BUFFER_CREATE_TYPE_REGION, &at0,
+                                      &err);
+    states[5].label = "sub-buffer at 0 of 9 MiB";
+    states[5].mem = clCreateSubBuffer(big, CL_MEM_READ_WRITE,
+                                      CL_BUFFER_CREATE_TYPE_REGION, &slot0,
+                                      &err);
+    for (int s = 2; s < STATES; s++)
+        clEnqueueWriteBuffer(q, states[s].mem, CL_TRUE, 0, sizeof header,
+                             header, 0, NULL, NULL);
     size_t g = 1056 * 256, l = 256;
     cl_uint word;
     for (int i = 0; i < count; i++)
@@ -402,6 +457,19 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
     clSetKernelArg(xk, 1, sizeof(cl_mem), &own);
     printf("device time, %-32s %8.3f us\n", "xwg kernel, own state",
            chain_device_us(cl, dev, xk));
+    /* Each launch alone: how much longer a kernel runs, which a chain's
+     * launch gaps hide. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < count; i++)
+            if (kernels[i].k != NULL)
+                printf("one launch, %-33s %8.3f us\n", kernels[i].label,
+                       single_device_us(cl, dev, kernels[i].k));
+        for (int s = 0; s < STATES; s++) {
+            clSetKernelArg(xk, 1, sizeof(cl_mem), &states[s].mem);
+            printf("one launch, xwg kernel, %-33s %8.3f us\n",
+                   states[s].label, single_device_us(cl, dev, xk));
+        }
+    }
     for (int pass = 0; pass < 3; pass++) {
         printf("pass %d\n", pass);
         for (int i = 0; i < count; i++) {
@@ -416,21 +484,23 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
             snprintf(label, sizeof label, "%s; read 4 B", kernels[i].label);
             TIME(label, { clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
         }
-        cl_mem states[2] = {own, sub};
-        const char *names[2] = {"xwg kernel, own state", "xwg kernel, sub-buffer state"};
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < STATES; s++) {
             char label[96];
-            clSetKernelArg(xk, 1, sizeof(cl_mem), &states[s]);
-            snprintf(label, sizeof label, "%s; clFinish", names[s]);
+            clSetKernelArg(xk, 1, sizeof(cl_mem), &states[s].mem);
+            snprintf(label, sizeof label, "xwg kernel, %s; clFinish",
+                     states[s].label);
             TIME(label, { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); clFinish(q); });
-            snprintf(label, sizeof label, "%s; read 4 B", names[s]);
+            snprintf(label, sizeof label, "xwg kernel, %s; read 4 B",
+                     states[s].label);
             TIME(label, { clEnqueueNDRangeKernel(q, xk, 1, NULL, &g, &l, 0, NULL, NULL); clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &word, 0, NULL, NULL); });
         }
     }
     for (int i = 0; i < count; i++)
         if (kernels[i].k != NULL)
             clReleaseKernel(kernels[i].k);
-    cl_mem mems[] = {own, sub, parent, pinned, other, buf};
+    for (int s = 2; s < STATES; s++)
+        clReleaseMemObject(states[s].mem);
+    cl_mem mems[] = {own, sub, parent, big, pinned, other, buf};
     for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
         clReleaseMemObject(mems[i]);
     return 0;
