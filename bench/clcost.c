@@ -156,9 +156,13 @@ static void xwg_chain_parts(xwg_context *xc, cl_command_queue q, cl_kernel xk,
            enq / n, first / n, rest / n, failures);
 }
 
-/* Device time of a chain of 32 launches of kernel k (its arguments set),
- * on a profiling queue: the first start to the last end, per launch. */
-static double chain_device_us(cl_context cl, cl_device_id dev, cl_kernel k)
+/* Device time per launch of kernel k (its arguments set) on a profiling
+ * queue, launched in chains of `per`, from the first start to the last
+ * end of each: per = CHAIN gives a chain's mean (10 chains), the gaps
+ * between launches included; per = 1 each launch alone (500 of them),
+ * how much longer one kernel runs than another, which those gaps hide. */
+static double device_us(cl_context cl, cl_device_id dev, cl_kernel k,
+                        int per)
 {
     const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES,
                                         CL_QUEUE_PROFILING_ENABLE, 0};
@@ -167,50 +171,23 @@ static double chain_device_us(cl_context cl, cl_device_id dev, cl_kernel k)
         clCreateCommandQueueWithProperties(cl, dev, prof, &err);
     size_t g = 1056 * 256, l = 256;
     cl_event ev[CHAIN];
+    const int chains = per == 1 ? 500 : 10;
     double us = 0;
-    for (int rep = 0; rep < 10; rep++) {
-        for (int j = 0; j < CHAIN; j++)
+    for (int c = 0; c < chains; c++) {
+        for (int j = 0; j < per; j++)
             clEnqueueNDRangeKernel(q3, k, 1, NULL, &g, &l, 0, NULL, &ev[j]);
         clFinish(q3);
         cl_ulong start, end;
         clGetEventProfilingInfo(ev[0], CL_PROFILING_COMMAND_START,
                                 sizeof start, &start, NULL);
-        clGetEventProfilingInfo(ev[CHAIN - 1], CL_PROFILING_COMMAND_END,
+        clGetEventProfilingInfo(ev[per - 1], CL_PROFILING_COMMAND_END,
                                 sizeof end, &end, NULL);
-        us += (end - start) / 1e3 / CHAIN;
-        for (int j = 0; j < CHAIN; j++)
+        us += (end - start) / 1e3 / per;
+        for (int j = 0; j < per; j++)
             clReleaseEvent(ev[j]);
     }
     clReleaseCommandQueue(q3);
-    return us / 10;
-}
-
-/* The device time of one launch of kernel k (its arguments set) alone
- * on a profiling queue, end minus start: the mean of 500, in us. */
-static double single_device_us(cl_context cl, cl_device_id dev, cl_kernel k)
-{
-    const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES,
-                                        CL_QUEUE_PROFILING_ENABLE, 0};
-    cl_int err;
-    cl_command_queue q3 =
-        clCreateCommandQueueWithProperties(cl, dev, prof, &err);
-    size_t g = 1056 * 256, l = 256;
-    double us = 0;
-    const int n = 500;
-    for (int i = 0; i < n; i++) {
-        cl_event ev;
-        clEnqueueNDRangeKernel(q3, k, 1, NULL, &g, &l, 0, NULL, &ev);
-        clFinish(q3);
-        cl_ulong start, end;
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                                &start, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end,
-                                &end, NULL);
-        us += (end - start) / 1e3;
-        clReleaseEvent(ev);
-    }
-    clReleaseCommandQueue(q3);
-    return us / n;
+    return us / chains;
 }
 
 static int chains(cl_context cl, cl_device_id dev, cl_command_queue q,
@@ -250,9 +227,9 @@ static int chains(cl_context cl, cl_device_id dev, cl_command_queue q,
                                      sizeof header, header, &err);
         clSetKernelArg(xk, 1, sizeof bare, &bare);
         printf("%-40s %8.3f us\n", "device time, plain kernel, chained",
-               chain_device_us(cl, dev, e));
+               device_us(cl, dev, e, CHAIN));
         printf("%-40s %8.3f us\n", "device time, xwg kernel, chained",
-               chain_device_us(cl, dev, xk));
+               device_us(cl, dev, xk, CHAIN));
         /* The same header in every slot of 4 KiB (sub) and of 256 KiB
          * (big, cut from a parent as a slab is). */
         cl_mem big_parent = clCreateBuffer(cl, CL_MEM_READ_WRITE,
@@ -453,21 +430,21 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
     for (int i = 0; i < count; i++)
         if (kernels[i].k != NULL)
             printf("device time, %-32s %8.3f us\n", kernels[i].label,
-                   chain_device_us(cl, dev, kernels[i].k));
+                   device_us(cl, dev, kernels[i].k, CHAIN));
     clSetKernelArg(xk, 1, sizeof(cl_mem), &own);
     printf("device time, %-32s %8.3f us\n", "xwg kernel, own state",
-           chain_device_us(cl, dev, xk));
+           device_us(cl, dev, xk, CHAIN));
     /* Each launch alone: how much longer a kernel runs, which a chain's
      * launch gaps hide. */
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < count; i++)
             if (kernels[i].k != NULL)
                 printf("one launch, %-33s %8.3f us\n", kernels[i].label,
-                       single_device_us(cl, dev, kernels[i].k));
+                       device_us(cl, dev, kernels[i].k, 1));
         for (int s = 0; s < STATES; s++) {
             clSetKernelArg(xk, 1, sizeof(cl_mem), &states[s].mem);
             printf("one launch, xwg kernel, %-33s %8.3f us\n",
-                   states[s].label, single_device_us(cl, dev, xk));
+                   states[s].label, device_us(cl, dev, xk, 1));
         }
     }
     for (int pass = 0; pass < 3; pass++) {
