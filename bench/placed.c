@@ -50,7 +50,7 @@ const char placed_source[] =
     "    volatile __global xwg_word *sub =\\\n"
     "        &words[base + XWG__W_FLAGS + cluster * XWG__LINE_WORDS];\\\n"
     "    const uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;\\\n"
-    "    const uint bound = XWG_SELF.watchdog;\\\n"
+    "    const ulong bound = XWG_SELF.watchdog;\\\n"
     "    if (get_local_id(0) == 0) { failed = 0u; episodes = 0u; }\\\n"
     "    for (uint e = 1; e <= count; e++) {\\\n"
     "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\\\n"

@@ -580,7 +580,8 @@ typedef struct xwg_launch_options {
     /* How long one barrier wait may take before the watchdog ends the
      * launch, in milliseconds (0: 1000). Converted into polls with the
      * context's calibration; contended polls are slower, so real waits
-     * run at least this long. */
+     * run at least this long. At most 2^42 polls: about 40 minutes where
+     * a poll takes half a nanosecond (a CPU core). */
     cl_uint watchdog_ms;
     /* DEFAULT: the one the kernel compiled if it compiled one, else the
      * context's, else by size. Asking for one the kernel did not compile

@@ -174,10 +174,10 @@ inline void xwg__collected(volatile XWG__GLOBAL_WORD *p)
  * XWG_TUNE_FLAG_EVERY-th poll reads the flag, and a barrier reads it
  * nowhere else: with thousands of groups, every read of one word is a
  * request queued at one L2 slice. */
-inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
-                             uint bound)
+inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
+                             ulong bound)
 {
-    uint n = ++*polls;
+    ulong n = ++*polls;
     if (n >= bound) {
         xwg__store_relaxed(&state[XWG__W_FAILED], 1u);
         return 1;
@@ -191,9 +191,9 @@ inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
  * ended the wait. */
 inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
                               uint mask, volatile XWG__GLOBAL_WORD *state,
-                              uint bound)
+                              ulong bound)
 {
-    uint polls = 0u;
+    ulong polls = 0u;
     while (((xwg__poll(p) ^ seen) & mask) == 0u) {
         if (xwg__wait_expired(state, &polls, bound))
             return 1u;
@@ -438,7 +438,7 @@ inline uint xwg__tree_arrive(xwg_self self, int flat)
 /* What is left of an episode once its arrival returned `token`: B3 (and
  * B4 for the tree's cluster wake). Returns 0, or 1 when the watchdog
  * ended a wait. Work-item 0 only. */
-inline uint xwg__episode_wait(xwg_self self, uint token, uint bound)
+inline uint xwg__episode_wait(xwg_self self, uint token, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     /* B3 collect: wait for the top bit to differ from the one before our
@@ -464,14 +464,14 @@ inline uint xwg__episode_wait(xwg_self self, uint token, uint bound)
 
 /* The two whole episodes, for xwg_barrier(). Work-item 0 only (the
  * others return 0). */
-inline uint xwg__counter_arrive_and_wait(xwg_self self, uint bound)
+inline uint xwg__counter_arrive_and_wait(xwg_self self, ulong bound)
 {
     if (get_local_id(0) != 0)
         return 0u;
     return xwg__episode_wait(self, xwg__counter_arrive(self), bound);
 }
 
-inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
+inline uint xwg__tree_arrive_and_wait(xwg_self self, ulong bound)
 {
     if (get_local_id(0) != 0)
         return 0u;
@@ -484,7 +484,7 @@ inline uint xwg__tree_arrive_and_wait(xwg_self self, uint bound)
 /* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
  * for the master to lower it; the master's work-items each wait for a
  * strided share of the slaves. Each flag sits on its own 128-byte line. */
-inline uint xwg__xf_arrive_or_collect(xwg_self self, uint bound)
+inline uint xwg__xf_arrive_or_collect(xwg_self self, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
     if (self.group_id == 0u) {
@@ -492,7 +492,7 @@ inline uint xwg__xf_arrive_or_collect(xwg_self self, uint bound)
          * PoCL 3.1 mis-compiles a spin loop nested in another loop here
          * (the kernel never ends, even when neither loop runs). */
         const uint size = (uint)get_local_size(0);
-        uint polls = 0u;
+        ulong polls = 0u;
         for (uint i = 1u + (uint)get_local_id(0); i < self.num_groups;) {
             volatile XWG__GLOBAL_WORD *flag = &flags[i * XWG__LINE_WORDS];
             /* B3 collect: poll slave i's flag; once raised, acquire what
@@ -587,7 +587,7 @@ inline void xwg_barrier_of(xwg_self self)
 {
     /* Written by the host before the launch, read once by XWG_DISCOVER():
      * uniform for all work-items. */
-    const uint bound = self.watchdog;
+    const ulong bound = self.watchdog;
     const uint algo = self.barrier_algo;
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
     /* TEST ONLY: a no-op barrier. The stress tests must catch it. */

@@ -32,7 +32,7 @@
                                exit work-group barrier, read by all after
                                it, so a group's work-items agree */
 #define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
-#define XWG__SH_WATCHDOG 4u /* the launch's watchdog bound, in polls */
+#define XWG__SH_WATCHDOG 4u /* the launch's XWG__W_WATCHDOG word */
 #define XWG__SH_PENDING 5u  /* 1 between a split barrier's arrive and its
                                wait; work-item 0's alone */
 #define XWG__SH_SPLIT 6u    /* 1 once the group has set XWG__W_SPLIT;
@@ -49,7 +49,7 @@ typedef struct xwg_self {
      * state once per group (not once per work-item per barrier: a global
      * load by every work-item of every group costs microseconds). */
     uint barrier_algo;
-    uint watchdog;
+    ulong watchdog; /* polls, xwg__watchdog_polls() */
     /* Barrier episodes this work-item has begun, plus 1 if the launch
      * started with the grid counter's top bit set (only work-item 0's is
      * read; xwg_barrier.cl, "Counter barrier"): a private variable of the
@@ -91,12 +91,20 @@ inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
 /* A participant's id when the group does not take part. */
 #define XWG__NOT_PARTICIPATING 0xffffffffu
 
+/* The polls a wait may take under the state's watchdog word (0: no
+ * bound). 64 bits: a CPU core polls 2^32 times in about two seconds, and
+ * a watchdog_ms of 20 s must give 20 s. */
+inline ulong xwg__watchdog_polls(uint word)
+{
+    return (ulong)word * XWG__WATCHDOG_UNIT;
+}
+
 /* Counts one poll of a protocol spin. Returns 1 once it has taken `bound`
  * polls (0: no bound was written, as in calibration mode, which has no
  * such spin), after marking the state failed. Relaxed: the flag carries
  * no data, only "the host must not trust this launch". */
-inline int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
-                             uint bound)
+inline int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
+                             ulong bound)
 {
     if (bound == 0u || ++*polls < bound)
         return 0;
@@ -108,11 +116,11 @@ inline int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, uint *polls,
 
 /* Returns the ticket, or XWG__NOT_PARTICIPATING if the watchdog ended the
  * wait (the ticket is then never served: later holders expire too). */
-inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, uint bound)
+inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, ulong bound)
 {
     /* Take a ticket. Relaxed: the acquire below gives the ordering. */
     uint ticket = xwg__fetch_add_relaxed(&state[XWG__W_TICKET_NEXT], 1u);
-    uint polls = 0u;
+    ulong polls = 0u;
     /* Lock acquire: see every write of the previous holder. */
     while (xwg__load_acquire(&state[XWG__W_TICKET_SERVE]) != ticket) {
         if (xwg__spin_expired(state, &polls, bound))
@@ -130,7 +138,7 @@ inline void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticket)
 /* Returns the participant's id, or XWG__NOT_PARTICIPATING if the poll had
  * closed or a spin expired. */
 inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
-                                  uint *count, uint bound)
+                                  uint *count, ulong bound)
 {
     /* Polling phase: inside the lock, so relaxed accesses suffice. */
     uint ticket = xwg__ticket_lock(state, bound);
@@ -169,7 +177,7 @@ inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
 /* ---- xwg's protocol: one lock-free word and a stability window --------- */
 
 inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
-                                    uint *count, uint bound)
+                                    uint *count, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *arrivals = &state[XWG__W_ARRIVALS];
 
@@ -198,7 +206,8 @@ inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
      * participant and resident, so this ends where loads see its store
      * (else the watchdog ends it, and the state is failed). Acquire:
      * pairs with the closer's release. */
-    uint n, polls = 0u;
+    uint n;
+    ulong polls = 0u;
     while ((n = xwg__load_acquire(&state[XWG__W_COUNT])) == 0u) {
         if (xwg__spin_expired(state, &polls, bound))
             return XWG__NOT_PARTICIPATING;
@@ -240,7 +249,8 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 {
     if (get_local_id(0) == 0) {
         uint mode = xwg__load_relaxed(&state[XWG__W_MODE]);
-        uint bound = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
+        uint watchdog = xwg__load_relaxed(&state[XWG__W_WATCHDOG]);
+        ulong bound = xwg__watchdog_polls(watchdog);
         uint id = get_group_id(0);
         uint count = get_num_groups(0);
         /* The launch's mark that it ran (XWG__W_RUNS): only this
@@ -281,7 +291,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[XWG__SH_COUNT] = count;
         shared[XWG__SH_FAILED] = 0u;
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
-        shared[XWG__SH_WATCHDOG] = bound;
+        shared[XWG__SH_WATCHDOG] = watchdog;
         shared[XWG__SH_PENDING] = 0u;
         shared[XWG__SH_SPLIT] = 0u;
     }
@@ -293,7 +303,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     self.group_id = shared[XWG__SH_ID];
     self.num_groups = shared[XWG__SH_COUNT];
     self.barrier_algo = shared[XWG__SH_ALGO];
-    self.watchdog = shared[XWG__SH_WATCHDOG];
+    self.watchdog = xwg__watchdog_polls(shared[XWG__SH_WATCHDOG]);
     self.episodes = episodes;
     self.scratch = scratch;
     self.collectives = collectives;

@@ -34,7 +34,12 @@
 #define XWG__W_TICKET_SERVE 128u /* ticket lock: ticket now served */
 #define XWG__W_POLL_OPEN 160u    /* ticket lock: 1 while the poll is open */
 #define XWG__W_BARRIER_ALGO 3u   /* XWG__BARRIER_* below */
-#define XWG__W_WATCHDOG 4u       /* polls a barrier wait may take (>= 1024) */
+#define XWG__W_WATCHDOG 4u       /* the polls a wait may take, in units */
+/* The unit of XWG__W_WATCHDOG, in polls. A word counting single polls
+ * would cap every wait at 2^32 polls: about two seconds of a CPU core,
+ * whatever watchdog_ms asked for. Kernels count a wait's polls in 64 bits
+ * (xwg_discovery.cl, xwg__watchdog_polls()). */
+#define XWG__WATCHDOG_UNIT 1024u
 /* The words the host reads back after a launch (its status) sit together,
  * ending at the grid counter, so that one narrow read fetches them: on
  * NVIDIA's driver a read costs by its width, and a chain's read

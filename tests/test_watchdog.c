@@ -138,7 +138,7 @@ END_TEST
  * never changes: that wait runs out and marks the launch failed, as any
  * timed-out barrier wait does. The other groups run BARRIERS barriers
  * under the launch's own bound, which the test makes as long as the host
- * allows (it caps it at 4e9 polls, seconds each): they can only leave in
+ * allows (2^42 polls, minutes each): they can only leave in
  * time because every wait reads the failed mark every
  * XWG_TUNE_FLAG_EVERY polls. A watchdog that did not spread a failure
  * would run out each of those bounds in turn, for far longer than the
@@ -182,7 +182,7 @@ START_TEST(a_timeout_ends_every_other_wait)
         lo.groups = WATCHDOG_GROUPS;
         lo.skip_discovery = 1;
         lo.barrier = variants[v].algo;
-        lo.watchdog_ms = 3600000; /* an hour: capped at the most polls */
+        lo.watchdog_ms = 3600000; /* an hour, or the cap of 2^42 polls */
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
         double t0 = now_ms();
         int err = xwg_launch_ex(env.xc, env.queue, k, 64, &lo, &info);
@@ -210,7 +210,7 @@ END_TEST
 /* ---- a wait far into its polls still sees the flag -------------------- */
 
 /* Group 0's work-item 0 counts polls with the library's own watchdog
- * step (xwg__wait_expired, tests only) under the largest bound there is,
+ * step (xwg__wait_expired, tests only) under a bound of 2^32 - 1 polls,
  * and says when it is 128 polls in; group 1's then makes a wait of 1024
  * polls on a word that never changes, which runs out and marks the launch
  * failed. Group 0 must stop within XWG_TUNE_FLAG_EVERY polls of that
@@ -224,12 +224,12 @@ static const char far_wait_source[] =
     "    XWG_DISCOVER();\n"
     "    if (get_local_id(0) != 0)\n"
     "        return;\n"
-    "    uint polls = 0u;\n"
+    "    ulong polls = 0u;\n"
     "    if (xwg_group_id() == 0) {\n"
     "        while (!xwg__wait_expired(xwg__state, &polls, 0xffffffffu))\n"
     "            if (polls == 128u)\n"
     "                xwg__store_relaxed(&words[0], 1u); /* 128 in */\n"
-    "        out[0] = polls;\n"
+    "        out[0] = (uint)polls;\n"
     "    } else {\n"
     "        while (xwg__load_relaxed(&words[0]) == 0u &&\n"
     "               !xwg__wait_expired(&words[2], &polls, 0xffffffffu))\n"
@@ -275,20 +275,23 @@ END_TEST
 /* ---- watchdog_ms ------------------------------------------------------- */
 
 /* Every group writes the bound its barrier waits use (xwg_self.watchdog,
- * tests only), in polls. No barrier: a bound of 1 ms may well run out. */
+ * tests only), in polls: 64 bits, as two words, low first. No barrier: a
+ * bound of 1 ms may well run out. */
 static const char bound_source[] =
     "__kernel void bound(__global uint *out, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = xwg__self.watchdog;\n"
+    "    if (get_local_id(0) == 0) {\n"
+    "        out[2 * xwg_group_id()] = (uint)xwg__self.watchdog;\n"
+    "        out[2 * xwg_group_id() + 1] = (uint)(xwg__self.watchdog >> 32);\n"
+    "    }\n"
     "}\n";
 
 /* The bound that the kernel's waits get for `ms`: the same in every
  * group, which a launch of two groups checks. */
-static cl_uint bound_for(test_env *env, cl_kernel k, cl_mem out, cl_uint ms)
+static double bound_for(test_env *env, cl_kernel k, cl_mem out, cl_uint ms)
 {
-    test_fill(env, out, 0, 2);
+    test_fill(env, out, 0, 4);
     xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
     lo.groups = 2;
     lo.skip_discovery = 1;
@@ -296,10 +299,11 @@ static cl_uint bound_for(test_env *env, cl_kernel k, cl_mem out, cl_uint ms)
     int err = xwg_launch_ex(env->xc, env->queue, k, 16, &lo, NULL);
     ck_assert_msg(err == XWG_SUCCESS, "watchdog_ms %u: %s", ms,
                   xwg_status_name(err));
-    cl_uint b[2];
-    test_read_words(env, out, b, 2);
-    ck_assert_uint_eq(b[0], b[1]);
-    return b[0];
+    cl_uint b[4];
+    test_read_words(env, out, b, 4);
+    ck_assert_uint_eq(b[0], b[2]);
+    ck_assert_uint_eq(b[1], b[3]);
+    return b[0] + 4294967296.0 * b[1];
 }
 
 /* |a / b - want| within 1%. */
@@ -310,7 +314,7 @@ static int ratio_is(double a, double b, double want)
 
 /* watchdog_ms is converted with the context's calibration into a bound
  * proportional to it (0 meaning 1000), at least 1024 polls and at most
- * 4e9; and a wait that the bound ends takes at least a good part of
+ * 2^42; and a wait that the bound ends takes at least a good part of
  * watchdog_ms. Would fail if watchdog_ms were ignored, scaled wrongly,
  * or not the bound that waits use. */
 START_TEST(watchdog_ms_sets_the_bound)
@@ -320,35 +324,35 @@ START_TEST(watchdog_ms_sets_the_bound)
     cl_kernel k = test_build_kernel(&env, bound_source, "bound", NULL);
     cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof out, &out);
-    const cl_uint b0 = bound_for(&env, k, out, 0);
-    const cl_uint b10 = bound_for(&env, k, out, 10);
-    const cl_uint b20 = bound_for(&env, k, out, 20);
-    const cl_uint b100 = bound_for(&env, k, out, 100);
-    const cl_uint b1000 = bound_for(&env, k, out, 1000);
-    const cl_uint b1 = bound_for(&env, k, out, 1);
+    const double b0 = bound_for(&env, k, out, 0);
+    const double b10 = bound_for(&env, k, out, 10);
+    const double b20 = bound_for(&env, k, out, 20);
+    const double b100 = bound_for(&env, k, out, 100);
+    const double b1000 = bound_for(&env, k, out, 1000);
+    const double b20000 = bound_for(&env, k, out, 20000);
+    const double b1 = bound_for(&env, k, out, 1);
     xwg_device_info dev = XWG_DEVICE_INFO_INIT;
     xwg_context_query(env.xc, &dev);
-    printf("watchdog bounds: 0 ms %u, 1 ms %u, 10 ms %u, 20 ms %u, "
-           "100 ms %u, 1000 ms %u polls (%.3f ns a poll)\n",
-           b0, b1, b10, b20, b100, b1000, dev.poll_ns);
+    printf("watchdog bounds: 0 ms %.0f, 1 ms %.0f, 10 ms %.0f, 20 ms %.0f, "
+           "100 ms %.0f, 1000 ms %.0f, 20000 ms %.0f polls (%.3f ns a "
+           "poll)\n",
+           b0, b1, b10, b20, b100, b1000, b20000, dev.poll_ns);
     ck_assert_msg(dev.poll_ns > 0, "no calibration");
-    ck_assert_uint_eq(b0, b1000);
-    /* Bounds of 100 ms and less stay far below the most polls a bound may
-     * take (4e9, the host's cap) unless a poll takes under 0.025 ns. */
+    ck_assert_msg(b0 == b1000, "0 ms gave %.0f polls, 1000 ms %.0f", b0,
+                  b1000);
     ck_assert_msg(ratio_is(b20, b10, 2.0) && ratio_is(b100, b20, 5.0),
-                  "bounds not proportional to watchdog_ms: %u %u %u", b10,
-                  b20, b100);
-    /* 1000 ms: 1e9 ns of polls, or the cap where a poll is faster than
-     * 0.25 ns (a calibration on a fast or lightly loaded core). */
-    if (1e9 / dev.poll_ns < 4e9)
-        ck_assert_msg(ratio_is(b1000 * dev.poll_ns, 1e9, 1.0),
-                      "1000 ms gave %u polls of %.3f ns", b1000,
-                      dev.poll_ns);
-    else
-        ck_assert_msg(b1000 == 4000000000u,
-                      "1000 ms at %.3f ns a poll gave %u polls, not the cap",
-                      dev.poll_ns, b1000);
-    ck_assert_uint_ge(b1, 1024);
+                  "bounds not proportional to watchdog_ms: %.0f %.0f %.0f",
+                  b10, b20, b100);
+    /* 1000 ms: 1e9 ns of polls. The cap, 2^42 polls, is far above it
+     * unless a poll takes under 0.001 ns. */
+    ck_assert_msg(ratio_is(b1000 * dev.poll_ns, 1e9, 1.0),
+                  "1000 ms gave %.0f polls of %.3f ns", b1000, dev.poll_ns);
+    /* 20 s, as the collectives' tests ask on a loaded machine: 20 times
+     * 1 s, not a cap at 2^32 polls (about 2 s of a CPU core). */
+    ck_assert_msg(ratio_is(b20000, b1000, 20.0),
+                  "20000 ms gave %.0f polls, 1000 ms %.0f (%.3f ns a poll)",
+                  b20000, b1000, dev.poll_ns);
+    ck_assert_msg(b1 >= 1024, "1 ms gave %.0f polls", b1);
     clReleaseKernel(k);
 
     /* A misuse with watchdog_ms 1000 must not give up long before. A

@@ -60,7 +60,7 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
     /* The protocol's spins get the default watchdog (calibration mode has
      * none, and runs before there is a calibration to convert it). */
     cl_uint watchdog =
-        mode == XWG__MODE_CALIBRATE ? 0 : xwg__watchdog_polls(ctx, 0);
+        mode == XWG__MODE_CALIBRATE ? 0 : xwg__watchdog_word(ctx, 0);
     cl_uint words[XWG__HEADER_WORDS];
     xwg__header_words(ctx, mode, window_polls, 0, watchdog, words);
     xwg__state_header(words, header);

@@ -243,7 +243,7 @@ int xwg__check_local_size(const char *fn, const xwg_context *ctx,
  * layout as the buffer's first words). */
 void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
-                       cl_uint watchdog_polls,
+                       cl_uint watchdog_word,
                        cl_uint words[XWG__HEADER_WORDS]);
 /* The first XWG__STATE_WORDS words of a state buffer that starts a
  * launch with those words: the rest zero, but the ticket lock's open
@@ -320,9 +320,10 @@ typedef struct xwg__chain_link {
 xwg__chain_link *xwg__pending_link(xwg_pending *p);
 const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
 
-/* launch.c: the watchdog bound of `ms` milliseconds (0: the default) in
- * polls of the calibrated loop; the context must be calibrated. */
-cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms);
+/* launch.c: the state's watchdog word for `ms` milliseconds (0: the
+ * default): polls of the calibrated loop, in units of XWG__WATCHDOG_UNIT
+ * polls; the context must be calibrated. */
+cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms);
 /* pending.c: frees the launch records kept for reuse (the context's
  * release). */
 void xwg__pendings_release(xwg_context *ctx);

@@ -72,11 +72,12 @@ static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
     return XWG_BARRIER_COUNTER; /* unreachable: sets are never empty */
 }
 
-cl_uint xwg__watchdog_polls(const xwg_context *ctx, cl_uint ms)
+cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms)
 {
     double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
                    ctx->info.poll_ns;
-    return polls < 1024 ? 1024 : polls > 4e9 ? 4000000000u : (cl_uint)polls;
+    double units = polls / XWG__WATCHDOG_UNIT;
+    return units < 1 ? 1u : units > 0xffffffffu ? 0xffffffffu : (cl_uint)units;
 }
 
 /* Copies the caller's options over the defaults, by the caller's size
@@ -319,7 +320,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     p->barrier = algo;
     xwg__header_words(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
                       ctx->info.discovery_window_polls, (cl_uint)algo,
-                      xwg__watchdog_polls(ctx, o.watchdog_ms), p->header);
+                      xwg__watchdog_word(ctx, o.watchdog_ms), p->header);
     if (have_state)
         p->state = state;
     else
@@ -340,8 +341,9 @@ static int launch_async(const char *fn, xwg_context *ctx,
     if (!known)
         xwg__kernel_facts_keep(ctx, kernel, state_arg, set);
     XWG__TRACE_LAUNCH(ctx, "launch: %u groups of %zu, barrier %s, watchdog "
-                      "%u polls", groups, local_size,
-                      xwg_barrier_algo_name(algo), p->header[XWG__W_WATCHDOG]);
+                      "%u x %u polls", groups, local_size,
+                      xwg_barrier_algo_name(algo), p->header[XWG__W_WATCHDOG],
+                      XWG__WATCHDOG_UNIT);
     if (event != NULL) { /* then the kernel has one (enqueue) */
         clRetainEvent(p->kernel);
         *event = p->kernel;

@@ -13,14 +13,14 @@
 
 void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
-                       cl_uint watchdog_polls,
+                       cl_uint watchdog_word,
                        cl_uint words[XWG__HEADER_WORDS])
 {
     words[XWG__W_MODE] = mode;
     words[XWG__W_PROTOCOL] = (cl_uint)ctx->info.discovery;
     words[XWG__W_WINDOW] = window_polls;
     words[XWG__W_BARRIER_ALGO] = barrier;
-    words[XWG__W_WATCHDOG] = watchdog_polls;
+    words[XWG__W_WATCHDOG] = watchdog_word;
 }
 
 void xwg__state_header(const cl_uint words[XWG__HEADER_WORDS],
