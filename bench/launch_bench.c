@@ -8,6 +8,13 @@
  * kernel; the xwg rows an empty kernel with XWG_STATE, at the groups that
  * discovery finds (full occupancy), on a queue without profiling:
  *   plain/enqueue      the time spent in clEnqueueNDRangeKernel;
+ *   plain/enqueue-2args
+ *                      the same for a kernel with a second buffer
+ *                      argument, a sub-buffer as xwg's state is: what
+ *                      the argument that XWG_STATE adds costs the
+ *                      implementation's enqueue, with none of xwg's work
+ *                      (on PoCL a buffer argument costs a good part of an
+ *                      enqueue);
  *   plain/chained      launches back to back, clFinish after every 32;
  *   plain/readback     each launch followed by a blocking 4-byte read (a
  *                      host loop that reads a convergence flag);
@@ -63,6 +70,11 @@ static const char source[] =
     "    if (get_global_id(0) == 0)\n"
     "        sink[0] += 1;\n"
     "}\n"
+    "__kernel void empty_2args(__global uint *sink, __global uint *unused)\n"
+    "{\n"
+    "    if (get_global_id(0) == 0)\n"
+    "        sink[0] += 1;\n"
+    "}\n"
     "__kernel void xwg_empty(__global uint *sink, XWG_STATE)\n"
     "{\n"
     "    XWG_DISCOVER();\n"
@@ -101,8 +113,9 @@ typedef struct {
     cl_context cl;
     cl_command_queue queue; /* in order, no profiling */
     xwg_context *xc;
-    cl_kernel empty, xwg_empty, touch, xwg_touch, request;
+    cl_kernel empty, empty_2args, xwg_empty, touch, xwg_touch, request;
     cl_mem sink;
+    cl_mem parent, sub; /* empty_2args' second argument: a sub-buffer */
     size_t local, global;
     cl_uint groups;
     unsigned count, requests;
@@ -111,13 +124,15 @@ typedef struct {
 enum row_id {
     PLAIN_ENQUEUE, PLAIN_CHAINED, PLAIN_READBACK, XWG_ENQUEUE, XWG_WAIT,
     XWG_LAUNCH_EX, XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG,
-    REQUESTS_PLAIN, PLAIN_READBACK_TOUCH, XWG_LAUNCH_EX_TOUCH, ROWS
+    REQUESTS_PLAIN, PLAIN_READBACK_TOUCH, XWG_LAUNCH_EX_TOUCH,
+    PLAIN_ENQUEUE_2ARGS, ROWS
 };
 static const char *const row_names[ROWS] = {
     "plain/enqueue",      "plain/chained", "plain/readback",
     "xwg/enqueue",        "xwg/wait",      "xwg/launch-ex",
     "xwg/wait+discovery", "xwg/chained",   "requests/xwg",
-    "requests/plain",     "plain/readback-touch", "xwg/launch-ex-touch"};
+    "requests/plain",     "plain/readback-touch", "xwg/launch-ex-touch",
+    "plain/enqueue-2args"};
 
 static void fail(const char *what, int err)
 {
@@ -227,6 +242,8 @@ static void repetition(launch_bench *b, double us[ROWS])
     us[PLAIN_CHAINED] = plain_chained(b, b->empty, b->count, CHAIN, &enq) / n;
     us[PLAIN_ENQUEUE] = enq / n;
     us[PLAIN_READBACK] = plain_readback(b, b->empty) / n;
+    (void)plain_chained(b, b->empty_2args, b->count, CHAIN, &enq);
+    us[PLAIN_ENQUEUE_2ARGS] = enq / n;
     us[XWG_WAIT] = xwg_chained(b, b->xwg_empty, b->count, 1, &enq) / n;
     us[XWG_LAUNCH_EX] = xwg_launch_ex_us(b, b->xwg_empty, 0) / n;
     us[XWG_WAIT_DISCOVERY] = xwg_launch_ex_us(b, b->xwg_empty, 1) / n;
@@ -280,7 +297,19 @@ static void setup(launch_bench *b, const char *platform)
     b->sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 64, NULL, &err);
     if (b->sink == NULL)
         fail("clCreateBuffer", err);
+    /* Where a slab puts a launch's state: a sub-buffer at an offset that
+     * the device's alignment allows (4 KiB satisfies those we know). */
+    b->parent = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    if (b->parent == NULL)
+        fail("clCreateBuffer", err);
+    const cl_buffer_region region = {4096, 4096};
+    b->sub = clCreateSubBuffer(b->parent, CL_MEM_READ_WRITE,
+                               CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (b->sub == NULL)
+        fail("clCreateSubBuffer", err);
     b->empty = kernel(prog, "empty", b->sink);
+    b->empty_2args = kernel(prog, "empty_2args", b->sink);
+    clSetKernelArg(b->empty_2args, 1, sizeof b->sub, &b->sub);
     b->xwg_empty = kernel(prog, "xwg_empty", b->sink);
     b->touch = kernel(prog, "touch", b->sink);
     b->xwg_touch = kernel(prog, "xwg_touch", b->sink);
@@ -297,6 +326,9 @@ static void setup(launch_bench *b, const char *platform)
 static void teardown(launch_bench *b)
 {
     clReleaseKernel(b->empty);
+    clReleaseKernel(b->empty_2args);
+    clReleaseMemObject(b->sub);
+    clReleaseMemObject(b->parent);
     clReleaseKernel(b->xwg_empty);
     clReleaseKernel(b->touch);
     clReleaseKernel(b->xwg_touch);
@@ -336,13 +368,15 @@ static void report(const launch_bench *b, const double us[ROWS],
     fprintf(stderr,
             "xwg-launch-bench: xwg/launch-ex %.2f x plain/readback (target "
             "1.1; %.2f x for the kernels that touch memory); "
-            "xwg/enqueue %.2f x plain/enqueue (1.2); xwg/chained %.2f x "
-            "plain/chained (1.1)\n"
+            "xwg/enqueue %.2f x plain/enqueue (1.2; %.2f x the kernel with a "
+            "second buffer argument); xwg/chained %.2f x plain/chained "
+            "(1.1)\n"
             "xwg-launch-bench: requests of %d barriers: %.0f/s through xwg, "
             "%.0f/s as %d plain launches each\n",
             us[XWG_LAUNCH_EX] / us[PLAIN_READBACK],
             us[XWG_LAUNCH_EX_TOUCH] / us[PLAIN_READBACK_TOUCH],
             us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE],
+            us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE_2ARGS],
             us[XWG_CHAINED] / us[PLAIN_CHAINED], BARRIERS_PER_REQ,
             1e6 / us[REQUESTS_XWG], 1e6 / us[REQUESTS_PLAIN],
             BARRIERS_PER_REQ + 1);
