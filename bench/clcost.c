@@ -222,7 +222,7 @@ static int chains(cl_context cl, cl_device_id dev, cl_command_queue q,
         cl_uint header[256] = {0};
         header[0] = 2u;          /* XWG__MODE_SKIP */
         header[3] = 2u;          /* counter barrier */
-        header[4] = 1u << 30;    /* watchdog */
+        header[4] = 1u << 20;    /* watchdog: 2^30 polls, in units of 1024 */
         cl_mem bare = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                      sizeof header, header, &err);
         clSetKernelArg(xk, 1, sizeof bare, &bare);
@@ -393,7 +393,7 @@ static int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
     cl_uint header[256] = {0};
     header[0] = 2u;       /* XWG__MODE_SKIP */
     header[3] = 2u;       /* counter barrier */
-    header[4] = 1u << 30; /* watchdog */
+    header[4] = 1u << 20; /* watchdog: 2^30 polls, in units of 1024 */
     cl_mem own = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 sizeof header, header, &err);
     clEnqueueWriteBuffer(q, sub, CL_TRUE, 0, sizeof header, header, 0, NULL,

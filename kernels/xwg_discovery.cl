@@ -91,9 +91,9 @@ inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
 /* A participant's id when the group does not take part. */
 #define XWG__NOT_PARTICIPATING 0xffffffffu
 
-/* The polls a wait may take under the state's watchdog word (0: no
- * bound). 64 bits: a CPU core polls 2^32 times in about two seconds, and
- * a watchdog_ms of 20 s must give 20 s. */
+/* The polls a wait may take under the watchdog word (0 gives 0: no bound
+ * to xwg__spin_expired, an end at the first poll to xwg__wait_expired).
+ * 64 bits: a CPU core polls 2^32 times in 2 s, and 20 s must mean 20 s. */
 inline ulong xwg__watchdog_polls(uint word)
 {
     return (ulong)word * XWG__WATCHDOG_UNIT;

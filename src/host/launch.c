@@ -76,8 +76,12 @@ cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms)
 {
     double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
                    ctx->info.poll_ns;
+    /* Rounded up: a wait runs at least the time asked for. */
     double units = polls / XWG__WATCHDOG_UNIT;
-    return units < 1 ? 1u : units > 0xffffffffu ? 0xffffffffu : (cl_uint)units;
+    if (units > 0xffffffffu)
+        return 0xffffffffu;
+    cl_uint whole = (cl_uint)units;
+    return whole < units || whole == 0 ? whole + 1u : whole;
 }
 
 /* Copies the caller's options over the defaults, by the caller's size
