@@ -552,12 +552,12 @@ inline void xwg__misuse(xwg_self self, uint rule)
 }
 
 /* Work-item 0 only: a misuse of `rule` unless the group's split barrier
- * is in the state `expected` (1: arrived, not yet waited for). Only
- * work-item 0 reads and writes XWG__SH_PENDING, so no work-group barrier
- * orders it. */
+ * is in the state `expected` (XWG__SPLIT_PENDING: arrived, not yet waited
+ * for; 0: not). Only work-item 0 reads and writes xwg_self.split. */
 inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
 {
-    if (get_local_id(0) == 0 && self.shared[XWG__SH_PENDING] != expected)
+    if (get_local_id(0) == 0 &&
+        (*self.split & XWG__SPLIT_PENDING) != expected)
         xwg__misuse(self, rule);
 }
 
@@ -664,8 +664,8 @@ typedef uint xwg_token;
  * it after the kernel. */
 inline void xwg__split_mark(xwg_self self)
 {
-    if (self.shared[XWG__SH_SPLIT] == 0u) {
-        self.shared[XWG__SH_SPLIT] = 1u;
+    if ((*self.split & XWG__SPLIT_MARKED) == 0u) {
+        *self.split |= XWG__SPLIT_MARKED;
         xwg__store_relaxed(&self.state[XWG__W_SPLIT],
                            xwg__cluster_count(self));
     }
@@ -678,7 +678,7 @@ inline xwg_token xwg_barrier_arrive_of(xwg_self self)
     if (get_local_id(0) != 0)
         return 0u;
     xwg__check_pending(self, 0u, XWG__MISUSE_ARRIVE_TWICE);
-    self.shared[XWG__SH_PENDING] = 1u;
+    *self.split |= XWG__SPLIT_PENDING;
 #if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 1
     /* TEST ONLY: an arrival that nothing waits for. */
     (void)xwg__counter_arrive(self);
@@ -696,8 +696,9 @@ inline void xwg_barrier_wait_of(xwg_self self, xwg_token token)
 {
     uint failed = 0u;
     if (get_local_id(0) == 0) {
-        xwg__check_pending(self, 1u, XWG__MISUSE_WAIT_WITHOUT_ARRIVE);
-        self.shared[XWG__SH_PENDING] = 0u;
+        xwg__check_pending(self, XWG__SPLIT_PENDING,
+                           XWG__MISUSE_WAIT_WITHOUT_ARRIVE);
+        *self.split &= ~XWG__SPLIT_PENDING;
         failed = xwg__episode_wait(self, token, self.watchdog);
     }
     if (failed)

@@ -33,11 +33,11 @@
                                it, so a group's work-items agree */
 #define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
 #define XWG__SH_WATCHDOG 4u /* the launch's XWG__W_WATCHDOG word */
-#define XWG__SH_PENDING 5u  /* 1 between a split barrier's arrive and its
-                               wait; work-item 0's alone */
-#define XWG__SH_SPLIT 6u    /* 1 once the group has set XWG__W_SPLIT;
-                               work-item 0's alone */
-#define XWG__SH_WORDS 7u
+#define XWG__SH_WORDS 5u
+
+/* The bits of xwg_self.split, work-item 0's alone. */
+#define XWG__SPLIT_PENDING 1u /* between a split barrier's arrive and wait */
+#define XWG__SPLIT_MARKED 2u  /* the group has set XWG__W_SPLIT */
 
 /* What a participant knows about itself; private to each work-item. */
 typedef struct xwg_self {
@@ -63,6 +63,11 @@ typedef struct xwg_self {
      * as all call each one. */
     __local uint *scratch;
     __private uint *collectives;
+    /* The split barrier's state, XWG__SPLIT_* (work-item 0's is read),
+     * private for the reason episodes is: every xwg_barrier() checks it
+     * on its critical path, and in local memory that check cost a tenth
+     * of a barrier (docs/performance.md, "The barrier on the H200"). */
+    __private uint *split;
 } xwg_self;
 
 /* ---- The discovery window, shared by both protocols ------------------ */
@@ -245,7 +250,8 @@ inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
                               __local uint *shared, __local uint *scratch,
                               __private uint *episodes,
-                              __private uint *collectives)
+                              __private uint *collectives,
+                              __private uint *split)
 {
     if (get_local_id(0) == 0) {
         uint mode = xwg__load_relaxed(&state[XWG__W_MODE]);
@@ -292,8 +298,6 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[XWG__SH_FAILED] = 0u;
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
         shared[XWG__SH_WATCHDOG] = watchdog;
-        shared[XWG__SH_PENDING] = 0u;
-        shared[XWG__SH_SPLIT] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -307,6 +311,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     self.episodes = episodes;
     self.scratch = scratch;
     self.collectives = collectives;
+    self.split = split;
     return self;
 }
 
@@ -347,10 +352,10 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 #define XWG_DISCOVER()                                                       \
     __local uint xwg__shared_ids[XWG__SH_WORDS];                             \
     __local uint xwg__scratch[XWG__SCRATCH_WORDS];                           \
-    uint xwg__episodes = 0u, xwg__collectives = 0u;                          \
+    uint xwg__episodes = 0u, xwg__collectives = 0u, xwg__split = 0u;         \
     const xwg_self xwg__self =                                               \
         xwg__discover(xwg__state, xwg__shared_ids, xwg__scratch,             \
-                      &xwg__episodes, &xwg__collectives);                    \
+                      &xwg__episodes, &xwg__collectives, &xwg__split);       \
     if (xwg__self.num_groups == 0u)                                          \
         return;                                                              \
     XWG__BROKEN_SELF_COPY(void)0
