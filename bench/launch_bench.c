@@ -16,6 +16,14 @@
  *                      (on PoCL a buffer argument costs a good part of an
  *                      enqueue);
  *   plain/chained      launches back to back, clFinish after every 32;
+ *   plain/chained-2args-read
+ *                      the kernel of plain/enqueue-2args chained as
+ *                      plain/chained is, each 32 ended by a blocking
+ *                      4-byte read of its sub-buffer instead of clFinish:
+ *                      what a chain pays for the argument XWG_STATE adds
+ *                      and for reading anything back, before any of
+ *                      xwg's own work (xwg/chained reads the chain's
+ *                      statuses in one read);
  *   plain/readback     each launch followed by a blocking 4-byte read (a
  *                      host loop that reads a convergence flag);
  *   xwg/enqueue        the time spent in xwg_launch_async() (discovery
@@ -125,14 +133,14 @@ enum row_id {
     PLAIN_ENQUEUE, PLAIN_CHAINED, PLAIN_READBACK, XWG_ENQUEUE, XWG_WAIT,
     XWG_LAUNCH_EX, XWG_WAIT_DISCOVERY, XWG_CHAINED, REQUESTS_XWG,
     REQUESTS_PLAIN, PLAIN_READBACK_TOUCH, XWG_LAUNCH_EX_TOUCH,
-    PLAIN_ENQUEUE_2ARGS, ROWS
+    PLAIN_ENQUEUE_2ARGS, PLAIN_CHAINED_2ARGS_READ, ROWS
 };
 static const char *const row_names[ROWS] = {
     "plain/enqueue",      "plain/chained", "plain/readback",
     "xwg/enqueue",        "xwg/wait",      "xwg/launch-ex",
     "xwg/wait+discovery", "xwg/chained",   "requests/xwg",
     "requests/plain",     "plain/readback-touch", "xwg/launch-ex-touch",
-    "plain/enqueue-2args"};
+    "plain/enqueue-2args", "plain/chained-2args-read"};
 
 static void fail(const char *what, int err)
 {
@@ -149,10 +157,23 @@ static void plain_launch(launch_bench *b, cl_kernel k)
         fail("clEnqueueNDRangeKernel", err);
 }
 
-/* `n` plain launches of k, `per` back to back between waits: total wall
- * time, and in *enqueue the time spent enqueueing. */
+/* Waits for every launch on b's queue: clFinish, or (read) a blocking
+ * 4-byte read of the sub-buffer behind them. */
+static void wait_for_chain(launch_bench *b, int read)
+{
+    cl_uint word;
+    int err = read ? clEnqueueReadBuffer(b->queue, b->sub, CL_TRUE, 0,
+                                         sizeof word, &word, 0, NULL, NULL)
+                   : clFinish(b->queue);
+    if (err != CL_SUCCESS)
+        fail(read ? "clEnqueueReadBuffer" : "clFinish", err);
+}
+
+/* `n` plain launches of k, `per` back to back between waits (each wait
+ * as wait_for_chain(b, read)): total wall time, and in *enqueue the time
+ * spent enqueueing. */
 static double plain_chained(launch_bench *b, cl_kernel k, unsigned n,
-                            unsigned per, double *enqueue)
+                            unsigned per, int read, double *enqueue)
 {
     *enqueue = 0;
     clFinish(b->queue);
@@ -161,10 +182,9 @@ static double plain_chained(launch_bench *b, cl_kernel k, unsigned n,
         double before = now_us();
         plain_launch(b, k);
         *enqueue += now_us() - before;
-        if ((i + 1) % per == 0)
-            clFinish(b->queue);
+        if ((i + 1) % per == 0 || i + 1 == n)
+            wait_for_chain(b, read);
     }
-    clFinish(b->queue);
     return now_us() - start;
 }
 
@@ -239,11 +259,14 @@ static void repetition(launch_bench *b, double us[ROWS])
 {
     double enq;
     const double n = b->count, r = b->requests;
-    us[PLAIN_CHAINED] = plain_chained(b, b->empty, b->count, CHAIN, &enq) / n;
+    us[PLAIN_CHAINED] =
+        plain_chained(b, b->empty, b->count, CHAIN, 0, &enq) / n;
     us[PLAIN_ENQUEUE] = enq / n;
     us[PLAIN_READBACK] = plain_readback(b, b->empty) / n;
-    (void)plain_chained(b, b->empty_2args, b->count, CHAIN, &enq);
+    (void)plain_chained(b, b->empty_2args, b->count, CHAIN, 0, &enq);
     us[PLAIN_ENQUEUE_2ARGS] = enq / n;
+    us[PLAIN_CHAINED_2ARGS_READ] =
+        plain_chained(b, b->empty_2args, b->count, CHAIN, 1, &enq) / n;
     us[XWG_WAIT] = xwg_chained(b, b->xwg_empty, b->count, 1, &enq) / n;
     us[XWG_LAUNCH_EX] = xwg_launch_ex_us(b, b->xwg_empty, 0) / n;
     us[XWG_WAIT_DISCOVERY] = xwg_launch_ex_us(b, b->xwg_empty, 1) / n;
@@ -257,7 +280,7 @@ static void repetition(launch_bench *b, double us[ROWS])
     us[REQUESTS_XWG] = xwg_chained(b, b->request, b->requests, CHAIN, &enq) / r;
     us[REQUESTS_PLAIN] =
         plain_chained(b, b->empty, b->requests * (BARRIERS_PER_REQ + 1),
-                      CHAIN * (BARRIERS_PER_REQ + 1), &enq) /
+                      CHAIN * (BARRIERS_PER_REQ + 1), 0, &enq) /
         r;
 }
 
@@ -370,14 +393,15 @@ static void report(const launch_bench *b, const double us[ROWS],
             "1.1; %.2f x for the kernels that touch memory); "
             "xwg/enqueue %.2f x plain/enqueue (1.2; %.2f x the kernel with a "
             "second buffer argument); xwg/chained %.2f x plain/chained "
-            "(1.1)\n"
+            "(1.1; %.2f x the two-buffer kernel's chains ended by a read)\n"
             "xwg-launch-bench: requests of %d barriers: %.0f/s through xwg, "
             "%.0f/s as %d plain launches each\n",
             us[XWG_LAUNCH_EX] / us[PLAIN_READBACK],
             us[XWG_LAUNCH_EX_TOUCH] / us[PLAIN_READBACK_TOUCH],
             us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE],
             us[XWG_ENQUEUE] / us[PLAIN_ENQUEUE_2ARGS],
-            us[XWG_CHAINED] / us[PLAIN_CHAINED], BARRIERS_PER_REQ,
+            us[XWG_CHAINED] / us[PLAIN_CHAINED],
+            us[XWG_CHAINED] / us[PLAIN_CHAINED_2ARGS_READ], BARRIERS_PER_REQ,
             1e6 / us[REQUESTS_XWG], 1e6 / us[REQUESTS_PLAIN],
             BARRIERS_PER_REQ + 1);
 }
