@@ -23,7 +23,9 @@
  *                      what a chain pays for the argument XWG_STATE adds
  *                      and for reading anything back, before any of
  *                      xwg's own work (xwg/chained reads the chain's
- *                      statuses in one read);
+ *                      statuses in one rectangular read, so its
+ *                      difference from this row includes any cost of a
+ *                      rectangular read over a linear one);
  *   plain/readback     each launch followed by a blocking 4-byte read (a
  *                      host loop that reads a convergence flag);
  *   xwg/enqueue        the time spent in xwg_launch_async() (discovery
@@ -54,7 +56,7 @@
  *                      11 launches per request (a launch boundary for each
  *                      barrier), chained as above.
  * The request rows give us per request; stderr also prints requests per
- * second and the three ratios of docs/performance.md's launch-h200 table.
+ * second and issue 19's ratios, each also against the two-buffer rows.
  *
  * Usage: xwg-launch-bench [--platform-name S] [--local-size 256]
  *          [--count 1000] [--requests 2000] [--csv FILE] [--label TEXT]

@@ -65,8 +65,9 @@ typedef struct xwg_self {
     __private uint *collectives;
     /* The split barrier's state, XWG__SPLIT_* (work-item 0's is read),
      * private for the reason episodes is: every xwg_barrier() checks it
-     * on its critical path, and in local memory that check cost a tenth
-     * of a barrier (docs/performance.md, "The barrier on the H200"). */
+     * on its critical path, where a local-memory read costs measurably
+     * (docs/performance.md, "What the split barrier's misuse check cost,
+     * and its fix"). */
     __private uint *split;
 } xwg_self;
 
@@ -98,7 +99,7 @@ inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
 
 /* The polls a wait may take under the watchdog word (0 gives 0: no bound
  * to xwg__spin_expired, an end at the first poll to xwg__wait_expired).
- * 64 bits: a CPU core polls 2^32 times in 2 s, and 20 s must mean 20 s. */
+ * 64 bits: a CPU core polls 2^32 times in seconds; 20 s must mean 20 s. */
 inline ulong xwg__watchdog_polls(uint word)
 {
     return (ulong)word * XWG__WATCHDOG_UNIT;
