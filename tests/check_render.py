@@ -187,14 +187,20 @@ def check_record(root):
     return failures
 
 
-def summary_where(root, occupancy):
-    """The summary table's `where` line in tables.toml, with `occupancy`
-    in place of its own (the run it shows changes with each new run)."""
+def summary_run(root):
+    """The run that the summary table shows (it changes with each new
+    run, so the cases below read it rather than name it)."""
     with open(os.path.join(root, "results", "tables.toml"), "rb") as f:
         table = next(t for t in tomllib.load(f)["table"]
                      if t["name"] == "summary")
-    return 'where = { run = "%s", occupancy = "%s" }' % (
-        table["where"]["run"], occupancy)
+    return table["where"]["run"]
+
+
+def summary_where(root, occupancy):
+    """The summary table's `where` line in tables.toml, with `occupancy`
+    in place of its own."""
+    return 'where = { run = "%s", occupancy = "%s" }' % (summary_run(root),
+                                                         occupancy)
 
 
 def main():
@@ -206,7 +212,7 @@ def main():
     res = lambda d, *p: os.path.join(d, "results", *p)
     cases = [
         ("a row of an unknown run", 2, "is not in runs.csv", lambda d: edit(
-            res(d, "barrier-h200.csv"), "\nh200-bench-4bcb157,",
+            res(d, "barrier-h200.csv"), "\n%s," % summary_run(d),
             "\nno-such-run,")),
         ("a run without rows", 2, "no CSV has rows of unused-run", lambda d: open(
             res(d, "runs.csv"), "a").write("unused-run,2026-12-02,0000000,"
