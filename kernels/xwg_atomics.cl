@@ -240,7 +240,16 @@ inline void xwg__fence_acquire(void)
 #endif
 
 /* The kernel parameter that carries xwg's state. Any position in the
- * parameter list; the host finds it by its name (XWG__STATE_PARAM, which
- * xwg__state stands for in the library's own code). */
-#define xwg__state XWG__STATE_PARAM
+ * parameter list; the host finds it by its name, XWG__STATE_PARAM followed
+ * by the barrier set (xwg_state_layout.h), which xwg__state stands for in
+ * the library's own code. XWG_BARRIERS is a plain number where it is
+ * defined (xwg_program_options() refuses anything else), so the pasted
+ * name is one identifier. */
+#define XWG__PASTE_(a, b) a##b
+#define XWG__PASTE(a, b) XWG__PASTE_(a, b) /* a and b expanded first */
+#if defined(XWG_BARRIERS)
+#define xwg__state XWG__PASTE(XWG__STATE_PARAM, XWG_BARRIERS)
+#else /* all three: 0xe, written as a number, which no macro can be */
+#define xwg__state XWG__PASTE(XWG__STATE_PARAM, 14u)
+#endif
 #define XWG_STATE volatile XWG__GLOBAL_WORD *xwg__state

@@ -10,9 +10,10 @@
  * lazily), so a count may fall between two reads: the tests assert "no
  * greater than before", which a leak of ours cannot pass.
  */
-#define _POSIX_C_SOURCE 200809L /* setenv, fileno, nanosleep */
+#define _GNU_SOURCE /* setenv, fileno, nanosleep, strcasestr */
 #include "test_util.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,11 +420,11 @@ static size_t get_prefix_and_options(xwg_context *xc, const char *user_options,
     return prefix_n;
 }
 
-/* Kernel `name` of a program built as a user would outside
- * xwg_program_build(): prefix, then source, with options. */
-static cl_kernel build_elsewhere(test_env *env, const char *prefix,
-                                 const char *source, const char *options,
-                                 const char *name)
+/* A program built as a user would outside xwg_program_build(): prefix,
+ * then source, with options. */
+static cl_program build_program_elsewhere(test_env *env, const char *prefix,
+                                          const char *source,
+                                          const char *options)
 {
     const char *sources[] = {prefix, source};
     int err;
@@ -433,6 +434,17 @@ static cl_kernel build_elsewhere(test_env *env, const char *prefix,
     ck_assert_int_eq(clBuildProgram(prog, 1, &env->device, options, NULL,
                                     NULL),
                      CL_SUCCESS);
+    return prog;
+}
+
+/* Kernel `name` of build_program_elsewhere()'s program, which it
+ * releases. */
+static cl_kernel build_elsewhere(test_env *env, const char *prefix,
+                                 const char *source, const char *options,
+                                 const char *name)
+{
+    cl_program prog = build_program_elsewhere(env, prefix, source, options);
+    int err;
     cl_kernel k = clCreateKernel(prog, name, &err);
     ck_assert_int_eq(err, CL_SUCCESS);
     clReleaseProgram(prog);
@@ -496,6 +508,33 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
 }
 END_TEST
 
+/* Kernel `name` of a program made from prog's binary. */
+static cl_kernel rebuild_from_binary(test_env *env, cl_program prog,
+                                     const char *name)
+{
+    size_t size = 0;
+    ck_assert_int_eq(clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES,
+                                      sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    unsigned char *binary = malloc(size);
+    ck_assert_ptr_nonnull(binary);
+    ck_assert_int_eq(clGetProgramInfo(prog, CL_PROGRAM_BINARIES,
+                                      sizeof binary, &binary, NULL),
+                     CL_SUCCESS);
+    int err;
+    const unsigned char *binaries[] = {binary};
+    cl_program from = clCreateProgramWithBinary(env->cl, 1, &env->device,
+                                                &size, binaries, NULL, &err);
+    free(binary);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    ck_assert_int_eq(clBuildProgram(from, 1, &env->device, NULL, NULL, NULL),
+                     CL_SUCCESS);
+    cl_kernel out = clCreateKernel(from, name, &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    clReleaseProgram(from);
+    return out;
+}
+
 /* A program built elsewhere with xwg's prefix and every option of
  * xwg_program_options() but -cl-kernel-arg-info: a launch cannot find the
  * XWG_STATE parameter, returns XWG_ERROR_NO_STATE_ARG, and
@@ -512,14 +551,27 @@ START_TEST(launch_without_arg_info_names_the_missing_option)
     ck_assert_ptr_nonnull(flag);
     memset(flag, ' ', strlen("-cl-kernel-arg-info"));
 
-    cl_kernel k = build_elsewhere(&env, prefix, good_source, options, "k");
-    /* OpenCL lets an implementation keep the names anyway; PoCL does not,
-     * and on one that did this test could not see the message. */
+    cl_program prog =
+        build_program_elsewhere(&env, prefix, good_source, options);
+    int err;
+    cl_kernel k = clCreateKernel(prog, "k", &err);
+    ck_assert_int_eq(err, CL_SUCCESS);
+    /* OpenCL lets an implementation keep the names anyway. PoCL does not;
+     * Intel's runtime does, but drops them from a program made from a
+     * binary, as a compile cache makes it (PyOpenCL's). Where neither
+     * loses them, this test could not see the message. */
     char name[64];
+    if (clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name, name,
+                           NULL) != CL_KERNEL_ARG_INFO_NOT_AVAILABLE) {
+        clReleaseKernel(k);
+        k = rebuild_from_binary(&env, prog, "k");
+    }
+    clReleaseProgram(prog);
     ck_assert_msg(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name,
                                      name, NULL) ==
                       CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
-                  "argument names kept without -cl-kernel-arg-info");
+                  "argument names kept without -cl-kernel-arg-info, even "
+                  "in a program made from a binary");
     cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
     clSetKernelArg(k, 0, sizeof out, &out);
     xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
@@ -887,21 +939,105 @@ START_TEST(find_device_rejects_bad_input)
 }
 END_TEST
 
+/* A word of `vendor` (split at spaces) that `name` does not hold, in any
+ * case, into `word`; 0 where there is none. */
+static int vendor_only_word(const char *name, const char *vendor, char *word,
+                            size_t size)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", vendor);
+    for (char *w = strtok(copy, " "); w != NULL; w = strtok(NULL, " "))
+        if (strlen(w) >= 3 && strcasestr(name, w) == NULL) {
+            snprintf(word, size, "%s", w);
+            return 1;
+        }
+    return 0;
+}
+
 /* A platform is found by a part of its name or of its vendor, in any
- * case: "pocl" is only in PoCL's vendor ("The pocl project"). */
+ * case. The first platform of the test's implementation serves: a part of
+ * its name in another case, and a word that only its vendor holds (PoCL's
+ * "pocl", in "The pocl project"; Intel's "Corporation"). */
 START_TEST(find_device_matches_name_or_vendor)
 {
-    cl_platform_id platform;
+    cl_platform_id first, platform;
     cl_device_id device;
-    ck_assert_int_eq(xwg_find_device("portable", &platform, &device),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_platform_matches(platform, "POCL"), 1);
-    ck_assert_int_eq(xwg_find_device("pocl", &platform, &device),
-                     XWG_SUCCESS);
-    ck_assert_int_eq(xwg_platform_matches(platform, "Portable Computing"), 1);
+    char name[256], vendor[256], word[256];
+    ck_assert_int_eq(clGetPlatformIDs(1, &first, NULL), CL_SUCCESS);
+    clGetPlatformInfo(first, CL_PLATFORM_NAME, sizeof name, name, NULL);
+    clGetPlatformInfo(first, CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+
+    char part[8] = ""; /* the first letters of the name, in lower case */
+    for (size_t i = 0; i + 1 < sizeof part && name[i] != '\0'; i++)
+        part[i] = (char)tolower((unsigned char)name[i]);
+    ck_assert_int_eq(xwg_find_device(part, &platform, &device), XWG_SUCCESS);
+    ck_assert_ptr_eq(platform, first);
+    ck_assert_int_eq(xwg_platform_matches(platform, name), 1);
+    ck_assert_msg(vendor_only_word(name, vendor, word, sizeof word),
+                  "no word of the vendor \"%s\" is missing from the name "
+                  "\"%s\"", vendor, name);
+    for (char *c = word; *c != '\0'; c++)
+        *c = (char)toupper((unsigned char)*c);
+    ck_assert_int_eq(xwg_find_device(word, &platform, &device), XWG_SUCCESS);
+    ck_assert_ptr_eq(platform, first);
     ck_assert_int_eq(xwg_platform_matches(platform, "no such platform"), 0);
     ck_assert_int_eq(xwg_find_device("no such platform", &platform, &device),
                      XWG_ERROR_NO_DEVICE);
+}
+END_TEST
+
+/* Launches ask nothing of a kernel's program, which the application may
+ * release as soon as it has its kernels: Intel's runtime then refuses
+ * every query on the program, though the kernel still runs. A kernel of a
+ * released program launches, synchronously and asynchronously, is
+ * discovered, and still knows the barriers its program compiled: a
+ * program of the counter alone refuses the tree, naming its set. Both
+ * builds count: xwg_program_build() and a build elsewhere with xwg's
+ * prefix and options. */
+START_TEST(launch_needs_no_program_once_released)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    char *prefix, *options;
+    get_prefix_and_options(env.xc, "-DXWG_BARRIERS=4u", &prefix, &options);
+    cl_kernel kernels[2] = {
+        test_build_kernel(&env, good_source, "k", "-DXWG_BARRIERS=4u"),
+        build_elsewhere(&env, prefix, good_source, options, "k")};
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+    for (int i = 0; i < 2; i++) {
+        cl_kernel k = kernels[i]; /* its program released (both helpers) */
+        ck_assert_int_eq(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+        ck_assert_int_eq(xwg_discover(env.xc, k, 64, &occ), XWG_SUCCESS);
+        xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+        test_fill(&env, out, 0, 1);
+        int err = xwg_launch(env.xc, env.queue, k, 64, &li);
+        ck_assert_msg(err == XWG_SUCCESS, "build %d: xwg_launch: %s (%s)", i,
+                      xwg_status_name(err), xwg_last_error());
+        cl_uint got;
+        test_read_words(&env, out, &got, 1);
+        ck_assert_uint_eq(got, li.groups);
+
+        xwg_pending *p = NULL;
+        ck_assert_int_eq(xwg_launch_async(env.xc, env.queue, k, 64, NULL, &p,
+                                          NULL),
+                         XWG_SUCCESS);
+        ck_assert_int_eq(xwg_launch_finish(p, &li), XWG_SUCCESS);
+
+        xwg_launch_options lo = XWG_LAUNCH_OPTIONS_INIT;
+        lo.barrier = XWG_BARRIER_TREE;
+        assert_invalid(xwg_launch_ex(env.xc, env.queue, k, 64, &lo, &li),
+                       "did not compile (set 0x4");
+        lo.barrier = XWG_BARRIER_COUNTER;
+        ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 64, &lo, &li),
+                         XWG_SUCCESS);
+        ck_assert_int_eq(li.barrier, XWG_BARRIER_COUNTER);
+        clReleaseKernel(k);
+    }
+    clReleaseMemObject(out);
+    free(prefix);
+    free(options);
+    test_env_close(&env);
 }
 END_TEST
 
@@ -1024,6 +1160,7 @@ int main(void)
     tcase_add_test(device, last_error_describes_the_last_call_only);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
+    tcase_add_test(device, launch_needs_no_program_once_released);
     suite_add_tcase(s, device);
     return test_run_suite(s);
 }

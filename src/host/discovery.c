@@ -268,7 +268,7 @@ static int discover(xwg_context *ctx, cl_kernel kernel, size_t local_size,
         return err;
     cl_uint state_arg = 0;
     cl_ulong local_mem = 0;
-    err = xwg__find_state_arg(kernel, &state_arg);
+    err = xwg__find_state_arg(kernel, &state_arg, NULL);
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(fn, ctx, kernel, local_size, &local_mem);
     if (err != XWG_SUCCESS)

@@ -224,14 +224,20 @@ int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
 int xwg__program_build(xwg_context *ctx, const char *source,
                        const char *options, int specialize, cl_program *out,
                        char **log);
-/* The barrier algorithms that kernel's program compiled, as a set (bit
- * a for xwg_barrier_algo a): all three where it was built without
- * -DXWG_BARRIERS. */
-int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
-                         unsigned *set);
+/* Every barrier algorithm, as a set (bit a for xwg_barrier_algo a). */
+#define XWG__ALL_BARRIERS                                                     \
+    (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
+/* The set that value, a plain number (decimal or 0x, with an optional u
+ * suffix) ending at a NUL or a space, names: 1 and *set where it is a
+ * non-empty subset of XWG__ALL_BARRIERS, else -1. */
+int xwg__parse_barrier_set(const char *value, unsigned *set);
 
-/* kernel_args.c: the index of the kernel's XWG_STATE parameter. */
-int xwg__find_state_arg(cl_kernel kernel, cl_uint *index);
+/* kernel_args.c: the index of the kernel's XWG_STATE parameter and the
+ * barrier algorithms its program compiled, both read from the kernel's
+ * argument info (the parameter's name carries the set), never from its
+ * program, which the application may have released. barriers may be
+ * NULL. */
+int xwg__find_state_arg(cl_kernel kernel, cl_uint *index, unsigned *barriers);
 /* Checks local_size against the device and the kernel for public call fn;
  * returns the kernel's local memory use through local_mem (unless NULL). */
 int xwg__check_local_size(const char *fn, const xwg_context *ctx,

@@ -2,10 +2,13 @@
  * kernel_args.c - finding a kernel's XWG_STATE parameter, and checking a
  * work-group size against the device and the kernel.
  *
- * XWG_STATE declares a parameter named XWG__STATE_PARAM
- * (xwg_state_layout.h). Its index comes from the
- * kernel argument info that xwg_program_build switches on
- * (-cl-kernel-arg-info), so it may stand anywhere in the parameter list.
+ * XWG_STATE declares a parameter named XWG__STATE_PARAM followed by the
+ * set of barriers that the program compiled (xwg_state_layout.h). Both the
+ * index and the set come from the kernel argument info that
+ * xwg_program_build switches on (-cl-kernel-arg-info), so the parameter
+ * may stand anywhere in the list, and nothing is asked of the kernel's
+ * program: Intel's runtime answers no query on a program that the
+ * application has released, though its kernels still run.
  */
 #include "internal.h"
 
@@ -14,7 +17,19 @@
 #define XWG__STRING_OF(x) #x
 #define XWG__STRING(x) XWG__STRING_OF(x) /* x expanded first */
 
-int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
+/* Whether name is XWG_STATE's parameter: 1 with its barrier set, 0 for
+ * another parameter, -1 for ours with a set that cannot be read (a
+ * program built elsewhere with a malformed XWG_BARRIERS). */
+static int state_param_set(const char *name, unsigned *set)
+{
+    const char *prefix = XWG__STRING(XWG__STATE_PARAM);
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0)
+        return 0;
+    return xwg__parse_barrier_set(name + n, set);
+}
+
+int xwg__find_state_arg(cl_kernel kernel, cl_uint *index, unsigned *barriers)
 {
     cl_uint n = 0;
     int err = clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n, NULL);
@@ -37,8 +52,17 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index)
         }
         if (err != CL_SUCCESS)
             return err;
-        if (!strcmp(name, XWG__STRING(XWG__STATE_PARAM))) {
+        unsigned set;
+        int ours = state_param_set(name, &set);
+        if (ours < 0)
+            return XWG__INVALID("the kernel's XWG_STATE parameter is "
+                                "named %s: its program defined XWG_BARRIERS "
+                                "as other than a set of bits 1 (xf), 2 "
+                                "(counter) and 3 (tree)", name);
+        if (ours > 0) {
             *index = i;
+            if (barriers != NULL)
+                *barriers = set;
             return XWG_SUCCESS;
         }
     }

@@ -1,9 +1,9 @@
 /*
  * kernel_facts.c - what a launch needs to know of a kernel and cannot
  * change while the kernel exists: the index of its XWG_STATE parameter
- * and the barriers its program compiled. Each is a few OpenCL queries
- * (one per parameter name, and the program's build options, copied and
- * parsed), which a launch would otherwise repeat every time.
+ * and the barriers its program compiled. Both take an OpenCL query per
+ * parameter name (kernel_args.c), which a launch would otherwise repeat
+ * every time.
  *
  * Kept per context, under ctx->lock, from the first launch of the kernel
  * that succeeds: the entry retains the kernel, so that its handle cannot
@@ -18,7 +18,7 @@
 struct xwg__kernel_facts {
     cl_kernel kernel; /* retained */
     cl_uint state_arg;
-    unsigned barriers; /* xwg__kernel_barriers' set */
+    unsigned barriers; /* xwg__find_state_arg's set */
 };
 
 /* The entry of kernel, or NULL; ctx->lock held. */

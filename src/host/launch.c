@@ -51,7 +51,7 @@ static int compiled(unsigned set, xwg_barrier_algo algo)
 }
 
 /* The barrier of a launch that asked for none, among those its kernel
- * compiled (set: xwg__kernel_barriers): the context's, else the faster of
+ * compiled (set: xwg__find_state_arg): the context's, else the faster of
  * counter and tree for the groups expected to take part, else the first
  * that the kernel compiled. */
 static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
@@ -268,9 +268,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     const int known = err == XWG_SUCCESS &&
                       xwg__kernel_facts_find(ctx, kernel, &state_arg, &set);
     if (err == XWG_SUCCESS && !known)
-        err = xwg__find_state_arg(kernel, &state_arg);
-    if (err == XWG_SUCCESS && !known)
-        err = xwg__kernel_barriers(ctx, kernel, &set);
+        err = xwg__find_state_arg(kernel, &state_arg, &set);
     if (err == XWG_SUCCESS && o.barrier != XWG_BARRIER_DEFAULT &&
         !compiled(set, o.barrier))
         err = XWG__INVALID("%s: opts->barrier is %s, which the kernel's "

@@ -11,7 +11,8 @@
  * algorithms the program compiles (kernels/xwg_barrier.cl): the context's,
  * where it fixes one, else counter and tree, among which the default
  * chooses. Fewer is faster: the code of the others costs time even where
- * it never runs. A launch reads the set back from the kernel's program.
+ * it never runs. A launch reads the set back from the name of the kernel's
+ * XWG_STATE parameter (kernel_args.c), which XWG_BARRIERS completes.
  * A caller's own -DXWG_BARRIERS wins (the bench measures all three so).
  */
 #include "internal.h"
@@ -53,26 +54,12 @@ static char *concat(const char *a, const char *b, const char *c,
 }
 
 #define XWG__SET_DEFINE "XWG_BARRIERS="
-#define XWG__ALL_BARRIERS                                                     \
-    (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 /* A default context's: the two that its launches choose between. */
 #define XWG__DEFAULT_BARRIERS                                                 \
     (1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 
-/* The barrier set that build options define: 0 where they define none,
- * -1 where the value is not a plain number (decimal or 0x, with an
- * optional u suffix) of a non-empty set of bits 1 to 3, else 1 and *set.
- * The last definition counts, as it does for the compiler, whether
- * written -DXWG_BARRIERS= or -D XWG_BARRIERS=. */
-static int parse_barrier_set(const char *options, unsigned *set)
+int xwg__parse_barrier_set(const char *value, unsigned *set)
 {
-    const char *at = NULL;
-    for (const char *p = options; p && (p = strstr(p, XWG__SET_DEFINE));
-         p++)
-        at = p;
-    if (at == NULL)
-        return 0;
-    const char *value = at + strlen(XWG__SET_DEFINE);
     char *end;
     unsigned long v = strtoul(value, &end, 0);
     while (*end == 'u' || *end == 'U')
@@ -84,33 +71,19 @@ static int parse_barrier_set(const char *options, unsigned *set)
     return 1;
 }
 
-int xwg__kernel_barriers(const xwg_context *ctx, cl_kernel kernel,
-                         unsigned *set)
+/* The barrier set that build options define: 0 where they define none,
+ * else xwg__parse_barrier_set's answer for the value. The last definition
+ * counts, as it does for the compiler, whether written -DXWG_BARRIERS= or
+ * -D XWG_BARRIERS=. */
+static int parse_barrier_set(const char *options, unsigned *set)
 {
-    *set = XWG__ALL_BARRIERS; /* built without the option: all three */
-    cl_program program;
-    size_t bytes = 0;
-    int err = clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program,
-                              &program, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetProgramBuildInfo(program, ctx->device,
-                                    CL_PROGRAM_BUILD_OPTIONS, 0, NULL, &bytes);
-    char *options = err == CL_SUCCESS ? malloc(bytes + 1) : NULL;
-    if (err == CL_SUCCESS && options == NULL)
-        return XWG_ERROR_OUT_OF_HOST_MEMORY;
-    if (err == CL_SUCCESS)
-        err = clGetProgramBuildInfo(program, ctx->device,
-                                    CL_PROGRAM_BUILD_OPTIONS, bytes, options,
-                                    NULL);
-    if (err == CL_SUCCESS) {
-        options[bytes] = '\0';
-        unsigned defined;
-        /* xwg_program_build refuses a value it cannot read. */
-        if (parse_barrier_set(options, &defined) == 1)
-            *set = defined;
-    }
-    free(options);
-    return err;
+    const char *at = NULL;
+    for (const char *p = options; p && (p = strstr(p, XWG__SET_DEFINE));
+         p++)
+        at = p;
+    if (at == NULL)
+        return 0;
+    return xwg__parse_barrier_set(at + strlen(XWG__SET_DEFINE), set);
 }
 
 int xwg_program_build(xwg_context *ctx, const char *source,
