@@ -2,9 +2,12 @@
 # setup.sh - installs what xwg needs on a fresh Debian machine: a compiler,
 # CMake and Ninja, the OpenCL headers and ICD loader, the OpenCL
 # implementations that the tests and the study use (PoCL, Mesa rusticl,
-# Oclgrind), Check, Spin for the model, matplotlib for the plots in
-# results/, and PyOpenCL, NumPy and pytest for the Python package.
+# Oclgrind from Debian; Intel's oneAPI OpenCL runtime for CPUs from PyPI,
+# into build/intel-opencl with its ICD file beside it), Check, Spin for
+# the model, matplotlib for the plots in results/, and PyOpenCL, NumPy and
+# pytest for the Python package.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config
           ocl-icd-opencl-dev opencl-headers
           pocl-opencl-icd mesa-opencl-icd oclgrind
@@ -24,3 +27,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 echo "setup: all packages present" >&2
+
+# Intel's runtime: a venv of its own (the wheels hold the runtime and the
+# libraries it loads; intel-cmplr-lib-rt holds libimf, libsvml, libirng
+# and libintlc, which the runtime needs but its metadata does not pull
+# in). The wheel's own .icd names a placeholder path, so the ICD file is
+# written here with the absolute path; pick the runtime with
+# OCL_ICD_VENDORS=build/intel-opencl/icd (tests/CMakeLists.txt does).
+intel=build/intel-opencl
+intel_version=2026.2.0
+if [ ! -f "$intel/icd/intel.icd" ] ||
+   ! "$intel/bin/python" -m pip show -q "intel-opencl-rt" >/dev/null 2>&1; then
+  echo "setup: installing Intel's OpenCL runtime $intel_version into $intel" >&2
+  /usr/bin/python3 -m venv "$intel"
+  "$intel/bin/python" -m pip install -q --disable-pip-version-check \
+    "intel-opencl-rt==$intel_version" "intel-cmplr-lib-rt==$intel_version"
+  mkdir -p "$intel/icd"
+  echo "$(cd "$intel" && pwd)/lib/libintelocl.so" > "$intel/icd/intel.icd"
+fi
+echo "setup: Intel's OpenCL runtime in $intel" >&2

@@ -130,8 +130,7 @@ static void stress(xwg_barrier_algo algo)
         clEnqueueWriteBuffer(env.queue, errors, CL_TRUE, 0, sizeof zero,
                              &zero, 0, NULL, NULL);
         if (i == 1) {
-            opts.skip_discovery = 1;
-            opts.groups = (cl_uint)threads;
+            test_force_groups(&opts, (cl_uint)threads);
             clSetKernelArg(k, 0, sizeof forced_data, &forced_data);
         }
         xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
@@ -140,7 +139,8 @@ static void stress(xwg_barrier_algo algo)
         ck_assert_int_eq(info.barrier, algo);
         total_bad += read_word(&env, errors);
         total_episodes += episodes;
-        groups = info.groups;
+        if (info.groups > groups) /* a busy CPU may admit fewer, once */
+            groups = info.groups;
     }
     clReleaseMemObject(forced_data);
     char tree[48] = "";
@@ -214,8 +214,8 @@ static void jacobi(xwg_barrier_algo algo, int forced)
     if (forced) {
         /* One group per worker thread, discovery skipped: two groups
          * however loaded the machine is. */
-        opts.skip_discovery = 1;
-        opts.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+        test_force_groups(&opts,
+                          (cl_uint)test_env_int("XWG_TEST_THREADS", 2));
     }
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     size_t local = big_local(&env) < 256 ? big_local(&env) : 256;
@@ -296,11 +296,23 @@ static void misuse_on(const char *kernel_name, cl_uint groups, int skip,
                   xwg_status_name(err));
     ck_assert_int_eq(info.timed_out, 1);
     ck_assert_uint_ge(info.groups, 2);
-    /* Group 0 waits in every case, so it must have seen the failure. */
-    cl_uint failed = 0;
-    clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof failed,
-                        &failed, 0, NULL, NULL);
-    ck_assert_msg(failed == 1, "xwg_failed() was %u in group 0", failed);
+    cl_uint failed[64] = {0}, saw = 0;
+    const cl_uint n = groups < 64 ? groups : 64;
+    clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, n * sizeof *failed,
+                        failed, 0, NULL, NULL);
+    for (cl_uint g = 0; g < n; g++)
+        saw += failed[g];
+    if (strcmp(kernel_name, "plain") != 0) {
+        /* All co-resident, and group 0 waits in every such case, so it
+         * must have seen the failure. */
+        ck_assert_msg(failed[0] == 1, "xwg_failed() was %u in group 0",
+                      failed[0]);
+    } else {
+        /* Past the occupancy the groups that started first waited, and
+         * which they are is the runtime's choice (PoCL starts group 0
+         * first, Intel's runtime not always): one of them at least. */
+        ck_assert_msg(saw >= 1, "xwg_failed() was 0 in all %u groups", n);
+    }
     clReleaseKernel(k);
 
     /* The context stays usable: a correct launch now succeeds. */
@@ -402,8 +414,7 @@ static int launch_tree(test_env *env, cl_kernel k, size_t local,
 {
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = XWG_BARRIER_TREE;
-    opts.skip_discovery = 1;
-    opts.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
+    test_force_groups(&opts, (cl_uint)test_env_int("XWG_TEST_THREADS", 2));
     opts.watchdog_ms = watchdog_ms;
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     return xwg_launch_ex(env->xc, env->queue, k, local, &opts, &info);
@@ -557,8 +568,7 @@ START_TEST(launches_start_from_the_state_the_last_one_left)
     for (int a = 0; a < 2; a++) {
         xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
         opts.barrier = algos[a];
-        opts.skip_discovery = 1;
-        opts.groups = groups;
+        test_force_groups(&opts, groups);
         opts.watchdog_ms = 200; /* the failed launch's too: one header */
         for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
             xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
@@ -1017,8 +1027,7 @@ START_TEST(a_larger_launch_does_not_take_partials_for_flags)
     xwg_launch_options one = XWG_LAUNCH_OPTIONS_INIT, two = one;
     one.groups = 1;
     one.skip_discovery = 1;
-    two.groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
-    two.skip_discovery = 1;
+    test_force_groups(&two, (cl_uint)test_env_int("XWG_TEST_THREADS", 2));
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     for (int round = 0; round < 3; round++) {
         ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, seed, 64, &one,

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 void test_env_open(test_env *env, const xwg_options *opts)
@@ -100,6 +101,14 @@ cl_uint test_refcount_mem(cl_mem m)
     cl_uint n = 0;
     clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL);
     return n;
+}
+
+void test_force_groups(xwg_launch_options *opts, cl_uint groups)
+{
+    const char *residency = getenv("XWG_TEST_RESIDENCY");
+    opts->groups = groups;
+    opts->skip_discovery =
+        residency == NULL || strcmp(residency, "per-launch") != 0;
 }
 
 int test_env_int(const char *name, int fallback)

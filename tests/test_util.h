@@ -55,6 +55,16 @@ cl_uint test_refcount_mem(cl_mem m);
  * main: 0 if all passed. */
 int test_run_suite(Suite *suite);
 
+/* Sets opts to launch `groups` groups, each a participant, whatever
+ * discovery would find (skip_discovery): a test's way to run more than one
+ * group on a busy machine, where the implementation runs that many groups
+ * at once on every launch (PoCL: a thread per group). Where co-residency is
+ * decided launch by launch (XWG_TEST_RESIDENCY=per-launch: Intel's runtime
+ * sometimes runs one group of two after the other, so a forced launch can
+ * wait for the watchdog), discovery stays on: `groups` are launched and the
+ * in-kernel protocol admits those that run together. */
+void test_force_groups(xwg_launch_options *opts, cl_uint groups);
+
 /* An integer from the environment, or fallback. */
 int test_env_int(const char *name, int fallback);
 
