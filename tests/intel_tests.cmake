@@ -18,7 +18,9 @@
 #   watchdog, so the tests, the drivers and the CG solver keep discovery
 #   on here (docs/guide.md, "Intel's OpenCL runtime").
 # - The self-test's one-thread case needs a device limited to one group at
-#   a time, which Intel cannot be made; its two-thread case runs.
+#   a time, which Intel cannot be made, and its no-spare-retry case a
+#   device that admits both groups on every launch; its two-thread case
+#   runs.
 # - cli_platform_name checks PoCL's own name and vendor.
 # - Intel compiles fast, so the known-bad barriers run their whole cases.
 # Sanitized builds leave out recall and Python, as on PoCL.
@@ -33,8 +35,10 @@ endif()
 set(INTEL_VENDORS "${XWG_INTEL_ICD_DIR}")
 # XWG_TEST_RESIDENCY=per-launch: the tests' forced group counts keep
 # discovery on (tests/test_util.h, test_force_groups).
+# LSAN_OPTIONS: the runtime's own leaks (lsan_intel.supp) are not ours.
 set(INTEL_ENV "OCL_ICD_VENDORS=${INTEL_VENDORS}" "XWG_TEST_THREADS=2"
-              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300")
+              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300"
+              "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan_intel.supp")
 
 # Adds test NAME running COMMAND... on Intel with the given labels
 # (besides "intel") and a timeout; more properties may follow with
