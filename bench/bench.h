@@ -26,6 +26,12 @@ typedef struct bench {
      * first context fixes the barrier). */
     xwg_context *xf_xc;
     cl_program xf_prog;
+    /* The default row's program: built with no barrier set of the bench's
+     * own, so with the one the context calibrated (xwg_device_info.
+     * default_barriers); `prog` compiles the counter and the tree, which
+     * the other rows ask for by launch. NULL where --build-options set
+     * one: `prog` then serves. */
+    cl_program default_prog;
     unsigned e1, e2;
     const char *label;
     const char *tag;    /* appended to barrier rows' names: a variant */

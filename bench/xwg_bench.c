@@ -36,7 +36,11 @@
  * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
  *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
  *          [--algos xf,counter,tree,default]  (default: what a launch
- *                               without a barrier option runs)
+ *                               without a barrier option runs, in a
+ *                               program built as a user's is, with the
+ *                               barrier set the context calibrated; the
+ *                               others from one program of counter and
+ *                               tree, and XF's of its own)
  *          [--build-options S --tag T]  (a variant: S is added to the
  *                               program's build options, e.g.
  *                               -DXWG_TUNE_COLLECT=1 or
@@ -312,6 +316,11 @@ static void measure_size(bench *b, size_t local)
     cl_kernel k = clCreateKernel(b->prog, "barriers", &err);
     cl_kernel xf_k = b->xf_prog ? clCreateKernel(b->xf_prog, "barriers", &err)
                                 : NULL;
+    cl_kernel default_k =
+        b->default_prog ? clCreateKernel(b->default_prog, "barriers", &err)
+                        : NULL;
+    if (default_k != NULL)
+        clSetKernelArg(default_k, 0, sizeof(cl_uint), &(cl_uint){0});
     cl_kernel empty = clCreateKernel(b->prog, "empty", &err);
     cl_mem sink = clCreateBuffer(b->cl, CL_MEM_READ_WRITE, 128, NULL, &err);
     clSetKernelArg(empty, 0, sizeof sink, &sink);
@@ -354,6 +363,8 @@ static void measure_size(bench *b, size_t local)
                 b->xc = b->xf_xc;
                 ka = xf_k;
             }
+            if (a == XWG_BARRIER_DEFAULT && default_k != NULL)
+                ka = default_k;
             double t1 = barrier_launch_us(b, ka, local, &lo, b->e1, &g1, &ran);
             double t2 = barrier_launch_us(b, ka, local, &lo, b->e2, &g2, &ran);
             b->xc = shared_xc;
@@ -397,6 +408,8 @@ static void measure_size(bench *b, size_t local)
     clReleaseKernel(empty);
     if (xf_k)
         clReleaseKernel(xf_k);
+    if (default_k)
+        clReleaseKernel(default_k);
     clReleaseKernel(k);
 }
 
@@ -520,7 +533,22 @@ int main(int argc, char **argv)
     strcpy(source, bench_source);
     strcat(source, floor_source);
     strcat(source, placed_source);
-    err = xwg_program_build(b.xc, source, options, &b.prog, &log);
+    /* The counter and the tree in one program, as the rows that ask for
+     * each by launch need, unless the options set the barriers; the
+     * default row's program as a user's would be built. */
+    const int own_set = options != NULL && strstr(options, "XWG_BARRIERS");
+    char pair_options[1024];
+    snprintf(pair_options, sizeof pair_options, "%s -DXWG_BARRIERS=%uu",
+             options ? options : "",
+             1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE);
+    err = xwg_program_build(b.xc, source,
+                            own_set || b.info.barrier != XWG_BARRIER_DEFAULT
+                                ? options
+                                : pair_options,
+                            &b.prog, &log);
+    if (err == XWG_SUCCESS && !own_set && b.algos[XWG_BARRIER_DEFAULT] &&
+        b.info.barrier == XWG_BARRIER_DEFAULT)
+        err = xwg_program_build(b.xc, source, options, &b.default_prog, &log);
     if (err == XWG_SUCCESS && b.algos[XWG_BARRIER_XF] &&
         b.info.barrier == XWG_BARRIER_DEFAULT) {
         xwg_options xo;
@@ -575,6 +603,8 @@ int main(int argc, char **argv)
     clReleaseProgram(b.prog);
     if (b.xf_prog)
         clReleaseProgram(b.xf_prog);
+    if (b.default_prog)
+        clReleaseProgram(b.default_prog);
     if (b.xf_xc)
         xwg_context_release(b.xf_xc);
     xwg_context_release(b.xc);

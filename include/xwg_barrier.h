@@ -451,6 +451,13 @@ typedef struct xwg_device_info {
      * read, such as the wrong values of a path that was tried first. */
     cl_uint self_test_runs;
     xwg_self_test_run self_test_run[3];
+    /* The barriers a build compiles where neither the context nor the
+     * caller fixes them (bit a for xwg_barrier_algo a), timed on the
+     * device at the context's first such build (0 until then): the
+     * counter and the tree, each launch choosing by its size, or the one
+     * of them that costs less on this device. XWG_CALIBRATE=0 keeps
+     * both untimed. */
+    cl_uint default_barriers;
 } xwg_device_info;
 
 #define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}
@@ -468,7 +475,9 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * the user's own. The chosen path's defines, -cl-kernel-arg-info and the
  * matching -cl-std are added to the caller's options (which may be NULL),
  * and -DXWG_BARRIERS=SET, the barrier algorithms the program compiles:
- * the context's, where it fixes one, else the counter and the tree. The
+ * the context's, where it fixes one, else the set that the device runs
+ * fastest (xwg_device_info.default_barriers; the first such build on a
+ * device times it). The
  * code of an algorithm costs time even where it never runs (measured in
  * docs/performance.md, tuning-h200, +only, +all). A caller's own -DXWG_BARRIERS (bit a for
  * xwg_barrier_algo a; a plain number, else XWG_ERROR_INVALID_ARGUMENT)

@@ -1041,6 +1041,78 @@ START_TEST(launch_needs_no_program_once_released)
 }
 END_TEST
 
+/* A build that no context or caller fixes compiles the barrier set that
+ * the device ran fastest: timed at the context's first such build (the
+ * set is 0 before it), one of counter, tree, or both; the build options
+ * and every later launch follow it, and a second context on the device
+ * takes it from the process's record. A context that fixes a barrier
+ * times nothing; XWG_CALIBRATE=0 keeps both, untimed. Without the set in
+ * the options, a program built elsewhere would compile other barriers
+ * than xwg_program_build()'s. */
+START_TEST(default_build_compiles_the_set_the_device_runs_fastest)
+{
+    setenv("XWG_CALIBRATE", "1", 1);
+    test_env env;
+    test_env_open(&env, NULL);
+    xwg_device_info info = XWG_DEVICE_INFO_INIT;
+    ck_assert_int_eq(xwg_context_query(env.xc, &info), XWG_SUCCESS);
+    ck_assert_uint_eq(info.default_barriers, 0);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    ck_assert_int_eq(xwg_context_query(env.xc, &info), XWG_SUCCESS);
+    const cl_uint set = info.default_barriers;
+    ck_assert_msg(set == 0x4 || set == 0x8 || set == 0xc, "set 0x%x", set);
+    char *prefix, *options, define[32];
+    get_prefix_and_options(env.xc, NULL, &prefix, &options);
+    snprintf(define, sizeof define, "-DXWG_BARRIERS=%uu", set);
+    ck_assert_msg(strstr(options, define) != NULL, "options: %s", options);
+    cl_mem out = test_buffer(&env, 64 * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    ck_assert_msg((set >> li.barrier) & 1u, "ran %s, set 0x%x",
+                  xwg_barrier_algo_name(li.barrier), set);
+
+    xwg_context *again, *fixed;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &again),
+                     XWG_SUCCESS);
+    free(prefix);
+    free(options);
+    get_prefix_and_options(again, NULL, &prefix, &options);
+    ck_assert_msg(strstr(options, define) != NULL, "again: %s", options);
+    xwg_options fix;
+    xwg_options_init(&fix);
+    fix.barrier = XWG_BARRIER_TREE;
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, &fix, &fixed),
+                     XWG_SUCCESS);
+    free(prefix);
+    free(options);
+    get_prefix_and_options(fixed, NULL, &prefix, &options);
+    ck_assert_msg(strstr(options, "-DXWG_BARRIERS=8u") != NULL, "%s",
+                  options);
+    ck_assert_int_eq(xwg_context_query(fixed, &info), XWG_SUCCESS);
+    ck_assert_uint_eq(info.default_barriers, 0);
+    xwg_context_release(fixed);
+    xwg_context_release(again);
+
+    setenv("XWG_CALIBRATE", "0", 1);
+    ck_assert_int_eq(xwg_context_create(env.cl, env.device, NULL, &again),
+                     XWG_SUCCESS);
+    free(prefix);
+    free(options);
+    get_prefix_and_options(again, NULL, &prefix, &options);
+    ck_assert_int_eq(xwg_context_query(again, &info), XWG_SUCCESS);
+    ck_assert_uint_eq(info.default_barriers, 0xc);
+    ck_assert_msg(strstr(options, "-DXWG_BARRIERS=12u") != NULL, "%s",
+                  options);
+    xwg_context_release(again);
+    free(prefix);
+    free(options);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 /* A launch keeps what it learnt of a kernel (its XWG_STATE index, the
  * barriers its program compiled) until the context goes, holding a
  * reference so that the handle cannot come back as another kernel: a
@@ -1161,6 +1233,8 @@ int main(void)
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     tcase_add_test(device, launch_needs_no_program_once_released);
+    tcase_add_test(device,
+                   default_build_compiles_the_set_the_device_runs_fastest);
     suite_add_tcase(s, device);
     return test_run_suite(s);
 }

@@ -1,7 +1,7 @@
 /*
  * test_util.c - shared helpers of the Check suites.
  */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -11,6 +11,10 @@
 
 void test_env_open(test_env *env, const xwg_options *opts)
 {
+    /* The suites ask for each algorithm by launch, from programs built
+     * with the context's default set: keep that set both algorithms
+     * (XWG_CALIBRATE=0), unless the test asks otherwise. */
+    setenv("XWG_CALIBRATE", "0", 0);
     int err = xwg_find_device(getenv("XWG_TEST_PLATFORM"), &env->platform,
                               &env->device);
     ck_assert_msg(err == XWG_SUCCESS, "no OpenCL device: %s",

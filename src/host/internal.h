@@ -232,6 +232,11 @@ int xwg__program_build(xwg_context *ctx, const char *source,
  * non-empty subset of XWG__ALL_BARRIERS, else -1. */
 int xwg__parse_barrier_set(const char *value, unsigned *set);
 
+/* calibrate.c: the barrier set that builds compile where neither the
+ * context nor the caller fixes one: timed on the device at the first
+ * such build, then kept (ctx->info.default_barriers). Never 0. */
+unsigned xwg__default_barrier_set(xwg_context *ctx);
+
 /* kernel_args.c: the index of the kernel's XWG_STATE parameter and the
  * barrier algorithms its program compiled, both read from the kernel's
  * argument info (the parameter's name carries the set), never from its

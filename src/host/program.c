@@ -9,8 +9,9 @@
  * so user code needs no #include, and build-log line numbers are the
  * user's own. The options gain -DXWG_BARRIERS=<set>, the barrier
  * algorithms the program compiles (kernels/xwg_barrier.cl): the context's,
- * where it fixes one, else counter and tree, among which the default
- * chooses. Fewer is faster: the code of the others costs time even where
+ * where it fixes one, else the set that calibrate.c timed fastest on the
+ * device (counter and tree, among which each launch chooses, or one of
+ * them). Fewer is faster: the code of the others costs time even where
  * it never runs. A launch reads the set back from the name of the kernel's
  * XWG_STATE parameter (kernel_args.c), which XWG_BARRIERS completes.
  * A caller's own -DXWG_BARRIERS wins (the bench measures all three so).
@@ -54,9 +55,6 @@ static char *concat(const char *a, const char *b, const char *c,
 }
 
 #define XWG__SET_DEFINE "XWG_BARRIERS="
-/* A default context's: the two that its launches choose between. */
-#define XWG__DEFAULT_BARRIERS                                                 \
-    (1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
 
 int xwg__parse_barrier_set(const char *value, unsigned *set)
 {
@@ -126,7 +124,7 @@ static char *source_prefix(const xwg_context *ctx, const char *options)
  * caller defines none) the barrier set. malloc'd into *out (NULL when out
  * of memory); XWG_ERROR_INVALID_ARGUMENT for a set that a launch could
  * not read back (fn: the public call, for the message). */
-static int build_options(const xwg_context *ctx, const char *fn,
+static int build_options(xwg_context *ctx, const char *fn,
                          const char *options, int specialize, char **out)
 {
     *out = NULL;
@@ -150,7 +148,7 @@ static int build_options(const xwg_context *ctx, const char *fn,
                  " -D" XWG__SET_DEFINE "%uu",
                  ctx->info.barrier != XWG_BARRIER_DEFAULT
                      ? 1u << ctx->info.barrier
-                     : XWG__DEFAULT_BARRIERS);
+                     : xwg__default_barrier_set(ctx));
     *out = concat(std, " -cl-kernel-arg-info ", options != NULL ? options : "",
                   barriers_option);
     return *out != NULL ? XWG_SUCCESS : XWG_ERROR_OUT_OF_HOST_MEMORY;
