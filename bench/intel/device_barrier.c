@@ -29,7 +29,8 @@
  * vendor-max, vendor-half and vendor-quarter.
  *
  * Usage: xwg-intel-barrier [--local-sizes 64,256,1024] [--e1 256]
- *          [--e2 10256] [--groups N] [--csv FILE] [--label RUN]
+ *          [--e2 10256] [--groups N] [--csv FILE] [--label SERIES]
+ * SERIES (default intel) is the first column, as bench/cuda's "cuda".
  * Rows go to stdout and are appended to FILE; notes go to stderr.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -387,7 +388,7 @@ static int guarded(const struct job *j, struct report *r)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static const char *label = "local";
+static const char *label = "intel";
 static FILE *csv;
 
 /* A CSV row, to stdout and the file; us < 0 leaves its column empty. */
@@ -397,7 +398,7 @@ static void row(const struct report *r, const char *variant, size_t local,
     char line[512], num[32] = "";
     if (us >= 0)
         snprintf(num, sizeof num, "%.4f", us);
-    snprintf(line, sizeof line, "%s,intel,\"%s\",%s,%zu,%s,%zu,%s\n", label,
+    snprintf(line, sizeof line, "%s,\"%s\",%s,%zu,%s,%zu,%s\n", label,
              r->device, variant, local, occ, groups, num);
     fputs(line, stdout);
     if (csv)
@@ -494,7 +495,7 @@ int main(int argc, char **argv)
     if (usage || n == 0 || j.e2 / 4 <= j.e1 / 4) {
         fprintf(stderr, "usage: xwg-intel-barrier [--local-sizes 64,256,1024]"
                         " [--e1 256] [--e2 10256] [--groups N] [--csv FILE]"
-                        " [--label RUN]"
+                        " [--label SERIES]"
                         "\n(E2/4 must exceed E1/4)\n");
         return 2;
     }
@@ -503,8 +504,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (csv && ftell(csv) == 0) /* a new file gets the header */
-        fputs("run,series,device,variant,local_size,occupancy,groups,us\n",
-              csv);
+        fputs("label,device,variant,local_size,occupancy,groups,us\n", csv);
     for (unsigned s = 0; s < n; s++) {
         j.local = local[s];
         j.groups = 0;
