@@ -7,6 +7,7 @@
  * atomics path and the discovery time.
  */
 #include "cli_args.h"
+#include "vendor_count.h"
 #include "xwg_barrier.h"
 
 #include <stdio.h>
@@ -33,6 +34,7 @@ typedef struct row {
     unsigned long long local_mem;
     cl_uint min, median, max;
     double time_ms; /* median */
+    size_t vendor_max; /* the vendor's own count (vendor_count.c), or 0 */
 } row;
 
 static int cmp_uint(const void *a, const void *b)
@@ -159,23 +161,29 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
         printf(", \"compute_units\": %u, \"discovery\": \"%s\", "
                "\"barrier_self_test\": \"%s\", \"self_test_errors\": %u, "
                "\"self_test_groups\": %u, \"self_test_episodes\": %u, "
-               "\"self_test_detail\": ",
+               "\"default_barriers\": %u, \"self_test_detail\": ",
                info->compute_units,
                info->discovery == XWG_DISCOVERY_TICKET_LOCK ? "ticket"
                                                             : "window",
                xwg_self_test_result_name(info->self_test),
                info->self_test_errors, info->self_test_groups,
-               info->self_test_episodes);
+               info->self_test_episodes, info->default_barriers);
         json_string(info->self_test_detail);
         print_self_test_runs(info);
         printf(", \"occupancy\": [");
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
             printf("%s\n    {\"local_size\": %zu, \"local_mem\": %llu, "
                    "\"groups_min\": %u, \"groups_median\": %u, "
-                   "\"groups_max\": %u, \"time_ms\": %.3f}",
+                   "\"groups_max\": %u, \"time_ms\": %.3f, "
+                   "\"vendor_max_groups\": ",
                    i ? "," : "", rows[i].local_size, rows[i].local_mem,
                    rows[i].min, rows[i].median, rows[i].max,
                    rows[i].time_ms);
+            if (rows[i].vendor_max > 0)
+                printf("%zu}", rows[i].vendor_max);
+            else
+                printf("null}");
+        }
         printf("]}");
         return;
     }
@@ -203,13 +211,33 @@ static void print_device(const cli_args *a, const xwg_device_info *info,
     printf("    groups found by discovery over %d run%s (min, median, max), "
            "per compute unit (median), discovery's time (median):\n",
            a->repeat, a->repeat == 1 ? "" : "s");
-    printf("    %10s %10s %8s %8s %8s %8s %10s\n", "local_size", "local_mem",
-           "min", "median", "max", "per_CU", "time_ms");
+    /* The vendor's own count, where the device has one, in a last
+     * column (vendor_count.c). */
+    int vendor = 0;
     for (size_t i = 0; i < n; i++)
-        printf("    %10zu %10llu %8u %8u %8u %8.2f %10.3f\n",
+        vendor = vendor || rows[i].vendor_max > 0;
+    printf("    %10s %10s %8s %8s %8s %8s %10s%s\n", "local_size", "local_mem",
+           "min", "median", "max", "per_CU", "time_ms",
+           vendor ? "  vendor_max" : "");
+    for (size_t i = 0; i < n; i++) {
+        printf("    %10zu %10llu %8u %8u %8u %8.2f %10.3f",
                rows[i].local_size, rows[i].local_mem, rows[i].min,
                rows[i].median, rows[i].max,
                (double)rows[i].median / info->compute_units, rows[i].time_ms);
+        if (vendor)
+            printf(" %11zu", rows[i].vendor_max);
+        printf("\n");
+    }
+    if (vendor)
+        printf("    vendor_max: clGetKernelMaxConcurrentWorkGroupCountINTEL, "
+               "the groups that Intel's runtime says may meet at "
+               "intel_device_barrier()\n");
+    if (info->default_barriers != 0)
+        printf("    default barriers (timed at the first build): %s%s%s\n",
+               info->default_barriers >> XWG_BARRIER_COUNTER & 1u
+                   ? "counter" : "",
+               info->default_barriers == 0xcu ? " and " : "",
+               info->default_barriers >> XWG_BARRIER_TREE & 1u ? "tree" : "");
 }
 
 /* One configuration, into r. Two facts of real drivers are handled here:
@@ -317,6 +345,10 @@ static int run_device(const cli_args *a, cl_platform_id platform,
             row *r = &rows[n];
             err = measure_config(a, xc, plain, with_local, &info, own, local,
                                  max_local, a->local_mems[j], r);
+            if (err == XWG_SUCCESS) /* the kernel's arguments are set */
+                r->vendor_max = cli_vendor_max_groups(
+                    platform, device, cl, r->local_mem ? with_local : plain,
+                    r->local_size);
             if (err == XWG_ERROR_INVALID_ARGUMENT) {
                 err = XWG_SUCCESS; /* not possible here: skipped */
                 continue;
