@@ -27,14 +27,19 @@
  * protocols and barriers covers the cl20 path; the cl12 path rests on tests.
  */
 
-/* Every function of the kernel-side library is inlined where it is called.
- * Several hold work-group barriers, and a compiler that keeps a function
- * with a barrier out of line pays for it at every call: Intel's CPU
- * runtime leaves xwg_barrier_of() out of line once a program has a second
- * caller of it (a collective), and the barrier loop of every kernel in
- * that program then runs up to twice as long (docs/performance.md,
- * "Intel's OpenCL runtime"). */
+/* With XWG_TUNE_FORCE_INLINE (xwg_tuning.h), every function of the
+ * kernel-side library is inlined where it is called. Several hold
+ * work-group barriers, and a compiler that keeps a function with a
+ * barrier out of line can pay for it at every call: Intel's CPU runtime
+ * leaves xwg_barrier_of() out of line once a program has a second caller
+ * of it (a collective), and the barrier loop of every kernel in that
+ * program then runs up to twice as long. PoCL, whose compiler takes
+ * minutes over the collectives so inlined, is left to choose. */
+#if XWG_TUNE_FORCE_INLINE
 #define XWG__INLINE inline __attribute__((always_inline))
+#else
+#define XWG__INLINE inline
+#endif
 
 #if defined(XWG_PATH_CL20) && defined(XWG_PATH_PTX)
 

@@ -65,6 +65,15 @@
 #define XWG_TUNE_TREE_FLAT_MAX 2048u
 #endif
 
+/* Whether every function of the kernel-side library is forced inline
+ * (xwg_atomics.cl, XWG__INLINE). The host sets it for Intel's CPU runtime
+ * (program.c), where it makes a program's barriers up to twice as fast;
+ * PoCL's compile of the collectives so inlined takes minutes instead of
+ * seconds. performance.md, barrier-default. */
+#ifndef XWG_TUNE_FORCE_INLINE
+#define XWG_TUNE_FORCE_INLINE 0
+#endif
+
 /* ---- Kernel side: the collectives ------------------------------------- */
 
 /* How the ptx path's all-reduce makes its group's partial

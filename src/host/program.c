@@ -110,12 +110,20 @@ static char *source_prefix(const xwg_context *ctx, const char *options)
      * level, which every group pays for, and CPU devices, which allow
      * 4096, would pay two levels for groups that few kernels use. A
      * caller's -DXWG__SCRATCH_WORDS wins. */
-    char defines[128];
+    char defines[192];
     size_t scratch = ctx->info.max_work_group_size;
     snprintf(defines, sizeof defines, "%s#define XWG__SCRATCH_WORDS %zuu\n",
              path_define, scratch < 1 ? 1 : scratch > 1024 ? 1024 : scratch);
     if (options != NULL && strstr(options, "XWG__SCRATCH_WORDS") != NULL)
         snprintf(defines, sizeof defines, "%s", path_define);
+    /* Intel's CPU runtime keeps functions with work-group barriers out of
+     * line, and pays for it (XWG_TUNE_FORCE_INLINE, xwg_tuning.h). A
+     * caller's own -DXWG_TUNE_FORCE_INLINE wins. */
+    if (strstr(ctx->info.platform_name, "Intel(R) OpenCL") != NULL &&
+        (ctx->info.device_type & CL_DEVICE_TYPE_CPU) &&
+        (options == NULL || strstr(options, "XWG_TUNE_FORCE_INLINE") == NULL))
+        snprintf(defines + strlen(defines), sizeof defines - strlen(defines),
+                 "#define XWG_TUNE_FORCE_INLINE 1\n");
     return concat(defines, xwg__kernel_library, "\n#line 1\n", "");
 }
 
