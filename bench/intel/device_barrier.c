@@ -29,7 +29,10 @@
  * vendor-max, vendor-half and vendor-quarter.
  *
  * Usage: xwg-intel-barrier [--local-sizes 64,256,1024] [--e1 256]
- *          [--e2 10256] [--groups N] [--csv FILE] [--label SERIES]
+ *          [--e2 10256] [--groups N [--vendor-max 0]] [--csv FILE]
+ *          [--label SERIES]
+ * --vendor-max 0 leaves out the vendor's counts and the probe past them
+ * (what xwg-study runs: the same shape as xwg's rows, in seconds).
  * SERIES (default intel) is the first column, as bench/cuda's "cuda".
  * Rows go to stdout and are appended to FILE; notes go to stderr.
  */
@@ -470,6 +473,7 @@ int main(int argc, char **argv)
     const char *path = NULL;
     struct job j = {0, 0, 0, 0, 256, 10256};
     size_t fixed = 0;
+    int vendor_counts = 1; /* --vendor-max 0: only --groups N */
     size_t local[MAX_SIZES];
     unsigned n = 0;
     int usage = argc % 2 == 0, failed = 0; /* options come in pairs */
@@ -482,6 +486,8 @@ int main(int argc, char **argv)
             j.e2 = number(argv[i + 1]);
         else if (!strcmp(argv[i], "--groups"))
             fixed = number(argv[i + 1]);
+        else if (!strcmp(argv[i], "--vendor-max"))
+            vendor_counts = strcmp(argv[i + 1], "0") != 0;
         else if (!strcmp(argv[i], "--csv"))
             path = argv[i + 1];
         else if (!strcmp(argv[i], "--label"))
@@ -494,7 +500,8 @@ int main(int argc, char **argv)
         local[n++] = number(s);
     if (usage || n == 0 || j.e2 / 4 <= j.e1 / 4) {
         fprintf(stderr, "usage: xwg-intel-barrier [--local-sizes 64,256,1024]"
-                        " [--e1 256] [--e2 10256] [--groups N] [--csv FILE]"
+                        " [--e1 256] [--e2 10256] [--groups N [--vendor-max 0]]"
+                        " [--csv FILE]"
                         " [--label SERIES]"
                         "\n(E2/4 must exceed E1/4)\n");
         return 2;
@@ -508,7 +515,8 @@ int main(int argc, char **argv)
     for (unsigned s = 0; s < n; s++) {
         j.local = local[s];
         j.groups = 0;
-        failed |= measure(j);
+        if (vendor_counts || !fixed)
+            failed |= measure(j);
         if (fixed) {
             j.groups = fixed;
             failed |= measure(j);
@@ -517,6 +525,11 @@ int main(int argc, char **argv)
     /* One group past the vendor's count: the spec says CL_INVALID_VALUE. */
     struct job over = {local[0], 0, 0, 1, 0, 0};
     struct report r;
+    if (!vendor_counts) {
+        if (csv)
+            fclose(csv);
+        return failed;
+    }
     int got = guarded(&over, &r);
     fprintf(stderr, "local %zu, %zu groups (vendor max + 1): %s %d%s\n",
             over.local, r.groups, got == 1 ? "HANG, killed; error"

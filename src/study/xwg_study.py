@@ -27,6 +27,10 @@ portability study's table needs:
               occupancy, and a plain relaunch with a 4-byte read back,
               for comparison (xwg-bench; null where the noise of a busy
               CPU outweighed the difference it is taken from);
+  vendor_barrier  the vendor's own device barrier on the same groups,
+              where there is one (Intel's intel_device_barrier(), through
+              xwg-intel-barrier), and in `discovery` the vendor's own count
+              of co-resident groups (vendor_max_groups; null elsewhere);
   stress      a short data-checked stress of every algorithm
               (barrier_driver --only stress);
   litmus      the weak outcomes seen, forbidden ones counted apart
@@ -67,8 +71,8 @@ STRESS_COLUMNS = ["label", "device", "path", "test", "variant", "local_size",
                   "groups", "episodes", "errors", "seconds", "result", "note"]
 # Each step's share of the time limit; what a step leaves unused passes to
 # the next ones.
-SHARES = (("discover", 0.25), ("bench", 0.30), ("stress", 0.25),
-          ("litmus", 0.20))
+SHARES = (("discover", 0.25), ("bench", 0.25), ("vendor", 0.05),
+          ("stress", 0.25), ("litmus", 0.20))
 
 
 def say(text):
@@ -338,6 +342,42 @@ def bench(s, platform):
     return barrier, relaunch
 
 
+def vendor_barrier(s, discovery):
+    """The vendor's own device barrier on the groups that discovery found
+    (the same kernel shape as xwg's barrier rows), where the device has
+    one: Intel's intel_device_barrier() through xwg-intel-barrier. Rows
+    {local_size, groups, us} at full occupancy; [] where the vendor has no
+    count (the step is then skipped). The vendor's own count is in the
+    discovery part (vendor_max_groups)."""
+    groups = {o["local_size"]: o["groups_median"] for o in discovery
+              if o.get("vendor_max_groups") and o["local_mem"] == 0}
+    if not groups:
+        s.steps.append({"name": "vendor", "tool": "xwg-intel-barrier",
+                        "status": "skipped", "seconds": 0.0,
+                        "message": "the device has no vendor barrier"})
+        return []
+    rows = []
+    for size in LOCAL_SIZES:
+        if size not in groups:
+            continue
+        name = "vendor-%d.csv" % size
+        s.run("vendor", "xwg-intel-barrier",
+              ["--local-sizes", str(size), "--groups", str(groups[size]),
+               "--vendor-max", "0", "--e1", "64", "--e2", "2112",
+               "--csv", os.path.join(s.scratch, name)],
+              again=size != min(groups))
+        for r in s.csv_rows(name):
+            if r.get("variant") == "barrier/intel_device_barrier" and \
+                    r.get("occupancy") == "full":
+                try:
+                    us = float(r["us"])
+                except (TypeError, ValueError):
+                    continue
+                rows.append({"local_size": size, "groups": int(r["groups"]),
+                             "us": us if us > 0 else None})
+    return rows
+
+
 def stress(s, platform, one_group):
     """barrier_driver's data-checked stress of each algorithm, in two
     launches: a pilot of 200 episodes, then as many as the budget fits
@@ -455,6 +495,7 @@ def summary(doc):
         lines.append("  xwg refuses this device: xwg_context_create() "
                      "returns XWG_ERROR_UNSUPPORTED_DEVICE")
     relaunch = {r["local_size"]: r["us"] for r in doc["relaunch"]}
+    vendor = {r["local_size"]: r["us"] for r in doc.get("vendor_barrier", [])}
     for size in LOCAL_SIZES:
         rows = [r for r in doc["barrier"]
                 if r["local_size"] == size and r["us"] is not None]
@@ -467,6 +508,9 @@ def summary(doc):
             vs = ", %.1f x %s than a relaunch with a read back (%.2f us)" \
                 % (ratio if ratio >= 1 else 1 / ratio,
                    "faster" if ratio >= 1 else "slower", relaunch[size])
+        if vendor.get(size):
+            vs += "; %.2f x the vendor's own barrier (%.2f us)" % (
+                best["us"] / vendor[size], vendor[size])
         lines.append("  %4d work-items, %d groups: barrier %.2f us (%s)%s"
                      % (size, best["groups"], best["us"], best["algo"], vs))
     bad = [s for s in doc["steps"] if s["status"] != "ok"]
@@ -522,9 +566,11 @@ def main(argv):
                "atomics": {"path": d.get("atomics_path"),
                            "reason": d.get("atomics_reason")},
                "self_test": self_test_part(d),
-               "discovery": [{k: o[k] for k in (
+               "discovery": [dict({k: o[k] for k in (
                    "local_size", "local_mem", "groups_min", "groups_median",
-                   "groups_max", "time_ms")} for o in d.get("occupancy", [])]}
+                   "groups_max", "time_ms")},
+                   vendor_max_groups=o.get("vendor_max_groups"))
+                   for o in d.get("occupancy", [])]}
         doc["forced"] = None
         if doc["self_test"]["verdict"] == "refused":
             path = s.env.get("XWG_ATOMICS") or \
@@ -538,6 +584,7 @@ def main(argv):
             doc["forced"] = {"atomics": path, "self_test": "report"}
         platform = d["platform"]
         doc["barrier"], doc["relaunch"] = bench(s, platform)
+        doc["vendor_barrier"] = vendor_barrier(s, doc["discovery"])
         doc["stress"] = stress(s, platform,
                                doc["self_test"]["result"] == "one group")
         doc["litmus"] = litmus(s, platform)
