@@ -274,8 +274,8 @@ typedef enum xwg_barrier_algo {
     XWG_BARRIER_DEFAULT = 0,
     /* Master/slave (Xiao and Feng; the paper's). Compiled only into the
      * programs of a context that fixes it (xwg_options.barrier): the
-     * default's programs hold the counter and the tree alone, which makes
-     * them faster (see xwg_program_build). */
+     * default's programs hold the counter, the tree or both, as the
+     * device runs fastest (see xwg_program_build). */
     XWG_BARRIER_XF = 1,
     XWG_BARRIER_COUNTER = 2, /* one counter, no reset (grid.sync() shape) */
     /* A counter per cluster of 96 groups; the last arrival of each cluster
@@ -359,8 +359,10 @@ typedef struct xwg_options {
      * xwg_program_build builds on a context that fixes one compile it
      * alone (faster), and a launch of their kernels cannot pick another
      * (a kernel that compiled one runs it on any context). DEFAULT:
-     * programs compile the counter and the tree, and each launch chooses
-     * between them by its size, or by its option. */
+     * programs compile the counter and the tree (each launch choosing
+     * between them by its size, or by its option), or the one of them
+     * that the device runs faster: timed at the first build
+     * (xwg_device_info.default_barriers). */
     xwg_barrier_algo barrier;
     /* env XWG_SELF_TEST=require|report|skip overrides. */
     xwg_self_test_mode self_test;
