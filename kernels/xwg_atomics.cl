@@ -27,20 +27,6 @@
  * protocols and barriers covers the cl20 path; the cl12 path rests on tests.
  */
 
-/* With XWG_TUNE_FORCE_INLINE (xwg_tuning.h), every function of the
- * kernel-side library is inlined where it is called. Several hold
- * work-group barriers, and a compiler that keeps a function with a
- * barrier out of line can pay for it at every call: Intel's CPU runtime
- * leaves xwg_barrier_of() out of line once a program has a second caller
- * of it (a collective), and the barrier loop of every kernel in that
- * program then runs up to twice as long. PoCL, whose compiler takes
- * minutes over the collectives so inlined, is left to choose. */
-#if XWG_TUNE_FORCE_INLINE
-#define XWG__INLINE inline __attribute__((always_inline))
-#else
-#define XWG__INLINE inline
-#endif
-
 #if defined(XWG_PATH_CL20) && defined(XWG_PATH_PTX)
 
 /* The C11 mapping to PTX of Lustig et al. (ASPLOS 2019), which is how
@@ -58,7 +44,7 @@ typedef atomic_uint xwg_word;
  * result (`red`: nothing waits for a reply from L2), or a
  * read-modify-write that returns the old value. */
 #define XWG__PTX_LOAD(name, insn)                                              \
-    XWG__INLINE uint name(volatile XWG__GLOBAL_WORD *p)                             \
+    inline uint name(volatile XWG__GLOBAL_WORD *p)                             \
     {                                                                          \
         uint v;                                                                \
         asm volatile(insn " %0, [%1];"                                         \
@@ -66,7 +52,7 @@ typedef atomic_uint xwg_word;
         return v;                                                              \
     }
 #define XWG__PTX_STORE(name, insn)                                             \
-    XWG__INLINE void name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
+    inline void name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
     {                                                                          \
         asm volatile(insn " [%0], %1;"                                         \
                      : : "l"(XWG__PTX_ADDR(p)), "r"(v) : "memory");            \
@@ -74,7 +60,7 @@ typedef atomic_uint xwg_word;
 /* red has a store's operands: an address and a value, no result. */
 #define XWG__PTX_RED(name, insn) XWG__PTX_STORE(name, insn)
 #define XWG__PTX_RMW(name, insn)                                               \
-    XWG__INLINE uint name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
+    inline uint name(volatile XWG__GLOBAL_WORD *p, uint v)                     \
     {                                                                          \
         uint old;                                                              \
         asm volatile(insn " %0, [%1], %2;"                                     \
@@ -93,7 +79,7 @@ XWG__PTX_RMW(xwg__fetch_or_acq_rel, "atom.acq_rel.gpu.global.or.b32")
 XWG__PTX_RMW(xwg__fetch_add_relaxed, "atom.relaxed.gpu.global.add.u32")
 
 /* PTX has no acquire-only fence; acq_rel is the weakest that acquires. */
-XWG__INLINE void xwg__fence_acquire(void)
+inline void xwg__fence_acquire(void)
 {
     asm volatile("fence.acq_rel.gpu;" : : : "memory");
 }
@@ -107,39 +93,39 @@ typedef atomic_uint xwg_word;
 
 /* A load that orders nothing; used where only the value matters (spinning
  * until something changes; the ordering comes from a later acquire). */
-XWG__INLINE uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
+inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
 {
     return atomic_load_explicit(p, memory_order_relaxed, memory_scope_device);
 }
 
 /* A load whose value, once seen, makes visible everything the writer did
  * before its matching release (device scope: any group on this device). */
-XWG__INLINE uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
+inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
 {
     return atomic_load_explicit(p, memory_order_acquire, memory_scope_device);
 }
 
 /* A store that publishes everything this work-item did before it to any
  * group that acquires the value (device scope). */
-XWG__INLINE void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     atomic_store_explicit(p, v, memory_order_release, memory_scope_device);
 }
 
-XWG__INLINE void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     atomic_store_explicit(p, v, memory_order_relaxed, memory_scope_device);
 }
 
 /* Read-modify-writes that both acquire (see earlier releases) and release
  * (publish this work-item's earlier writes). */
-XWG__INLINE uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_fetch_add_explicit(p, v, memory_order_acq_rel,
                                      memory_scope_device);
 }
 
-XWG__INLINE uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_fetch_or_explicit(p, v, memory_order_acq_rel,
                                     memory_scope_device);
@@ -147,13 +133,13 @@ XWG__INLINE uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 
 /* An add that publishes this work-item's earlier writes (an arrival whose
  * waiter acquires later); it returns nothing, so nothing waits for it. */
-XWG__INLINE void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     (void)atomic_fetch_add_explicit(p, v, memory_order_release,
                                     memory_scope_device);
 }
 
-XWG__INLINE void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     (void)atomic_fetch_add_explicit(p, v, memory_order_relaxed,
                                     memory_scope_device);
@@ -161,7 +147,7 @@ XWG__INLINE void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 
 /* A read-modify-write that orders nothing (taking a ticket: the lock it
  * queues for gives the ordering). */
-XWG__INLINE uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_fetch_add_explicit(p, v, memory_order_relaxed,
                                      memory_scope_device);
@@ -169,7 +155,7 @@ XWG__INLINE uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 
 /* After relaxed loads that read values written by releases: makes what
  * those writers did before their releases visible (device scope). */
-XWG__INLINE void xwg__fence_acquire(void)
+inline void xwg__fence_acquire(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire,
                            memory_scope_device);
@@ -181,14 +167,14 @@ typedef uint xwg_word;
 #define XWG__GLOBAL_WORD __global xwg_word
 
 /* volatile: every poll goes to memory (on GPUs past the non-coherent L1). */
-XWG__INLINE uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
+inline uint xwg__load_relaxed(volatile XWG__GLOBAL_WORD *p)
 {
     return *p;
 }
 
 /* The load, then a global fence, so that no later access of this
  * work-item is performed before the value was read. */
-XWG__INLINE uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
+inline uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
 {
     uint v = *p;
     mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -197,19 +183,19 @@ XWG__INLINE uint xwg__load_acquire(volatile XWG__GLOBAL_WORD *p)
 
 /* A global fence, then an atomic exchange, so that every earlier write of
  * this work-item is performed before the new value can be seen. */
-XWG__INLINE void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__store_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     atomic_xchg(p, v);
 }
 
-XWG__INLINE void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__store_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     atomic_xchg(p, v);
 }
 
 /* Fences on both sides make the 1.x read-modify-write act as acq_rel. */
-XWG__INLINE uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint old = atomic_add(p, v);
@@ -217,7 +203,7 @@ XWG__INLINE uint xwg__fetch_add_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
     return old;
 }
 
-XWG__INLINE uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     uint old = atomic_or(p, v);
@@ -226,25 +212,25 @@ XWG__INLINE uint xwg__fetch_or_acq_rel(volatile XWG__GLOBAL_WORD *p, uint v)
 }
 
 /* The fence before the 1.x add makes it act as a release. */
-XWG__INLINE void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__add_release(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     (void)atomic_add(p, v);
 }
 
-XWG__INLINE void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline void xwg__add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     (void)atomic_add(p, v);
 }
 
-XWG__INLINE uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
+inline uint xwg__fetch_add_relaxed(volatile XWG__GLOBAL_WORD *p, uint v)
 {
     return atomic_add(p, v);
 }
 
 /* No later access of this work-item is performed before the loads that
  * came before the fence. */
-XWG__INLINE void xwg__fence_acquire(void)
+inline void xwg__fence_acquire(void)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
 }

@@ -51,14 +51,14 @@
 
 /* Like CUDA's __threadfence_block(): orders this work-item's accesses as
  * seen by the work-items of its group. */
-XWG__INLINE void xwg_fence_work_group(void)
+inline void xwg_fence_work_group(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE,
                            XWG__FENCE_ORDER, memory_scope_work_group);
 }
 
 /* Like __threadfence(): as seen by every work-item on the device. */
-XWG__INLINE void xwg_fence_device(void)
+inline void xwg_fence_device(void)
 {
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, XWG__FENCE_ORDER,
                            memory_scope_device);
@@ -66,7 +66,7 @@ XWG__INLINE void xwg_fence_device(void)
 
 /* Like __threadfence_system(): as seen by other devices and the host,
  * where the device supports that scope; device scope otherwise. */
-XWG__INLINE void xwg_fence_system(void)
+inline void xwg_fence_system(void)
 {
 #if __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_atomic_scope_all_devices)
     atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, XWG__FENCE_ORDER,
@@ -80,15 +80,15 @@ XWG__INLINE void xwg_fence_system(void)
 #else /* XWG_PATH_CL12 */
 /* OpenCL 1.x has one fence, with no scope: the strongest available
  * serves all three. */
-XWG__INLINE void xwg_fence_work_group(void)
+inline void xwg_fence_work_group(void)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
-XWG__INLINE void xwg_fence_device(void)
+inline void xwg_fence_device(void)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
-XWG__INLINE void xwg_fence_system(void)
+inline void xwg_fence_system(void)
 {
     mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
 }
@@ -143,7 +143,7 @@ XWG__INLINE void xwg_fence_system(void)
  *   2  relaxed polls, then an acquire fence (on the H200 a fence waits
  *      for all of the work-item's outstanding memory accesses). */
 
-XWG__INLINE uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
+inline uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
 {
 #if XWG_TUNE_COLLECT == 0
     return XWG__COLLECT_LOAD(p);
@@ -154,7 +154,7 @@ XWG__INLINE uint xwg__poll(volatile XWG__GLOBAL_WORD *p)
 
 /* Called once a poll of p has seen the awaited value: completes B3/B4's
  * acquire where the polls were relaxed. */
-XWG__INLINE void xwg__collected(volatile XWG__GLOBAL_WORD *p)
+inline void xwg__collected(volatile XWG__GLOBAL_WORD *p)
 {
 #if XWG_TUNE_COLLECT == 1
     (void)XWG__COLLECT_LOAD(p);
@@ -174,7 +174,7 @@ XWG__INLINE void xwg__collected(volatile XWG__GLOBAL_WORD *p)
  * XWG_TUNE_FLAG_EVERY-th poll reads the flag, and a barrier reads it
  * nowhere else: with thousands of groups, every read of one word is a
  * request queued at one L2 slice. */
-XWG__INLINE int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
+inline int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
                              ulong bound)
 {
     ulong n = ++*polls;
@@ -189,7 +189,7 @@ XWG__INLINE int xwg__wait_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls
 /* Waits until the bits `mask` of *p differ from those of `seen`, and
  * acquires the write that changed them. Returns 0, or 1 when the watchdog
  * ended the wait. */
-XWG__INLINE uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
+inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
                               uint mask, volatile XWG__GLOBAL_WORD *state,
                               ulong bound)
 {
@@ -240,7 +240,7 @@ XWG__INLINE uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
 
 /* Begins this group's next episode (counts it) and returns the grid
  * counter's top bit as it stands before that episode. Work-item 0 only. */
-XWG__INLINE uint xwg__begin_episode(xwg_self self)
+inline uint xwg__begin_episode(xwg_self self)
 {
 #if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 7
     /* TEST ONLY: the count never kept, as if each copy of xwg_self held
@@ -273,7 +273,7 @@ XWG__INLINE uint xwg__begin_episode(xwg_self self)
  * synchronised with every other arrival (each heads a release sequence
  * that runs through this one), so B3 is done. Returns 0 otherwise: the
  * caller waits for the flip. */
-XWG__INLINE uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
+inline uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
                              uint before)
 {
 #if XWG_TUNE_ARRIVE_RETURN
@@ -309,7 +309,7 @@ XWG__INLINE uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
 #define XWG__CLUSTER_SENSE(token) (((token) << 1) & XWG__SENSE)
 
 /* B2 arrive at the grid counter (counter barrier). Work-item 0 only. */
-XWG__INLINE uint xwg__counter_arrive(xwg_self self)
+inline uint xwg__counter_arrive(xwg_self self)
 {
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
     const uint before = xwg__begin_episode(self);
@@ -354,13 +354,13 @@ XWG__INLINE uint xwg__counter_arrive(xwg_self self)
 
 /* The cluster's word, and how many groups it has (the last cluster may be
  * partial). */
-XWG__INLINE volatile XWG__GLOBAL_WORD *xwg__cluster_word(xwg_self self)
+inline volatile XWG__GLOBAL_WORD *xwg__cluster_word(xwg_self self)
 {
     const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     return &self.state[XWG__W_FLAGS + cluster * XWG__LINE_WORDS];
 }
 
-XWG__INLINE uint xwg__cluster_count(xwg_self self)
+inline uint xwg__cluster_count(xwg_self self)
 {
     const uint clusters = (self.num_groups + XWG_TUNE_TREE_FANIN - 1u) /
                           XWG_TUNE_TREE_FANIN;
@@ -370,7 +370,7 @@ XWG__INLINE uint xwg__cluster_count(xwg_self self)
 /* Written from the cluster count, not as num_groups - cluster * fan-in:
  * LLVM turns that into group_id % fan-in and then inserts a `freeze`,
  * which Oclgrind's uninitialised-value checker cannot run. */
-XWG__INLINE uint xwg__cluster_members(xwg_self self)
+inline uint xwg__cluster_members(xwg_self self)
 {
     const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     const uint clusters = xwg__cluster_count(self);
@@ -388,7 +388,7 @@ XWG__INLINE uint xwg__cluster_members(xwg_self self)
 /* Which wake an episode of the tree takes, the same in every group: the
  * flat wake up to XWG_TUNE_TREE_FLAT_MAX participants, the cluster wake
  * above. xwg_barrier() and the split barrier both ask here. */
-XWG__INLINE int xwg__tree_flat(xwg_self self)
+inline int xwg__tree_flat(xwg_self self)
 {
     return self.num_groups <= (XWG_TUNE_TREE_FLAT_MAX);
 }
@@ -396,7 +396,7 @@ XWG__INLINE int xwg__tree_flat(xwg_self self)
 /* B2 arrive at the cluster and, for the cluster's last arrival, at the
  * grid counter. `flat`: uniform, which wake this episode takes. Returns
  * the token (above). Work-item 0 only. */
-XWG__INLINE uint xwg__tree_arrive(xwg_self self, int flat)
+inline uint xwg__tree_arrive(xwg_self self, int flat)
 {
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     volatile XWG__GLOBAL_WORD *sub = xwg__cluster_word(self);
@@ -438,7 +438,7 @@ XWG__INLINE uint xwg__tree_arrive(xwg_self self, int flat)
 /* What is left of an episode once its arrival returned `token`: B3 (and
  * B4 for the tree's cluster wake). Returns 0, or 1 when the watchdog
  * ended a wait. Work-item 0 only. */
-XWG__INLINE uint xwg__episode_wait(xwg_self self, uint token, ulong bound)
+inline uint xwg__episode_wait(xwg_self self, uint token, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *top = &self.state[XWG__W_COUNTER];
     /* B3 collect: wait for the top bit to differ from the one before our
@@ -464,14 +464,14 @@ XWG__INLINE uint xwg__episode_wait(xwg_self self, uint token, ulong bound)
 
 /* The two whole episodes, for xwg_barrier(). Work-item 0 only (the
  * others return 0). */
-XWG__INLINE uint xwg__counter_arrive_and_wait(xwg_self self, ulong bound)
+inline uint xwg__counter_arrive_and_wait(xwg_self self, ulong bound)
 {
     if (get_local_id(0) != 0)
         return 0u;
     return xwg__episode_wait(self, xwg__counter_arrive(self), bound);
 }
 
-XWG__INLINE uint xwg__tree_arrive_and_wait(xwg_self self, ulong bound)
+inline uint xwg__tree_arrive_and_wait(xwg_self self, ulong bound)
 {
     if (get_local_id(0) != 0)
         return 0u;
@@ -484,7 +484,7 @@ XWG__INLINE uint xwg__tree_arrive_and_wait(xwg_self self, ulong bound)
 /* Group 0 is the master. Each slave's work-item 0 raises its flag and waits
  * for the master to lower it; the master's work-items each wait for a
  * strided share of the slaves. Each flag sits on its own 128-byte line. */
-XWG__INLINE uint xwg__xf_arrive_or_collect(xwg_self self, ulong bound)
+inline uint xwg__xf_arrive_or_collect(xwg_self self, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *flags = &self.state[XWG__W_FLAGS];
     if (self.group_id == 0u) {
@@ -521,7 +521,7 @@ XWG__INLINE uint xwg__xf_arrive_or_collect(xwg_self self, ulong bound)
  * (each the share it collected), unless the barrier failed. The loop's
  * trip count is the same for every work-item: with a per-work-item count
  * after the exit barrier, PoCL 3.1 writes outside the kernel's buffers. */
-XWG__INLINE void xwg__xf_release(xwg_self self)
+inline void xwg__xf_release(xwg_self self)
 {
     if (self.group_id != 0u || self.shared[XWG__SH_FAILED] != 0u)
         return;
@@ -544,7 +544,7 @@ XWG__INLINE void xwg__xf_release(xwg_self self)
  * fails the launch as a timeout does, so that every wait ends within
  * XWG_TUNE_FLAG_EVERY polls instead of hanging. Relaxed: as with the
  * failed flag, only the value matters. Work-item 0 only. */
-XWG__INLINE void xwg__misuse(xwg_self self, uint rule)
+inline void xwg__misuse(xwg_self self, uint rule)
 {
     xwg__store_relaxed(&self.state[XWG__W_MISUSE], rule);
     xwg__store_relaxed(&self.state[XWG__W_FAILED], 1u);
@@ -554,7 +554,7 @@ XWG__INLINE void xwg__misuse(xwg_self self, uint rule)
 /* Work-item 0 only: a misuse of `rule` unless the group's split barrier
  * is in the state `expected` (XWG__SPLIT_PENDING: arrived, not yet waited
  * for; 0: not). Only work-item 0 reads and writes xwg_self.split. */
-XWG__INLINE void xwg__check_pending(xwg_self self, uint expected, uint rule)
+inline void xwg__check_pending(xwg_self self, uint expected, uint rule)
 {
     if (get_local_id(0) == 0 &&
         (*self.split & XWG__SPLIT_PENDING) != expected)
@@ -583,7 +583,7 @@ XWG__INLINE void xwg__check_pending(xwg_self self, uint expected, uint rule)
 #define XWG__RUNS(algo, which) ((algo) == (which))
 #endif
 
-XWG__INLINE void xwg_barrier_of(xwg_self self)
+inline void xwg_barrier_of(xwg_self self)
 {
     /* Written by the host before the launch, read once by XWG_DISCOVER():
      * uniform for all work-items. */
@@ -632,7 +632,7 @@ XWG__INLINE void xwg_barrier_of(xwg_self self)
 /* Nonzero once a barrier wait of this group has failed (timed out, or seen
  * another group's timeout). The same for every work-item of a group
  * between two barriers. */
-XWG__INLINE uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
+inline uint xwg_failed_of(xwg_self self) { return self.shared[XWG__SH_FAILED]; }
 
 /* ---- The split-phase barrier -------------------------------------------------
  * xwg_barrier_arrive() is xwg_barrier()'s first half (B1, B2), and
@@ -662,7 +662,7 @@ typedef uint xwg_token;
  * are (XWG__W_SPLIT: the kernel's own fan-in counts them), once per group
  * and launch. Every group stores the same value. Relaxed: the host reads
  * it after the kernel. */
-XWG__INLINE void xwg__split_mark(xwg_self self)
+inline void xwg__split_mark(xwg_self self)
 {
     if ((*self.split & XWG__SPLIT_MARKED) == 0u) {
         *self.split |= XWG__SPLIT_MARKED;
@@ -671,7 +671,7 @@ XWG__INLINE void xwg__split_mark(xwg_self self)
     }
 }
 
-XWG__INLINE xwg_token xwg_barrier_arrive_of(xwg_self self)
+inline xwg_token xwg_barrier_arrive_of(xwg_self self)
 {
     /* B1 entry, as in xwg_barrier_of. */
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
@@ -692,7 +692,7 @@ XWG__INLINE xwg_token xwg_barrier_arrive_of(xwg_self self)
 #endif
 }
 
-XWG__INLINE void xwg_barrier_wait_of(xwg_self self, xwg_token token)
+inline void xwg_barrier_wait_of(xwg_self self, xwg_token token)
 {
     uint failed = 0u;
     if (get_local_id(0) == 0) {

@@ -54,19 +54,19 @@
  * breaks and the test that catches it: tests/known_bad.md. */
 
 /* ---- The combining operators ----------------------------------------------- */
-XWG__INLINE uint xwg__op_add_uint(uint a, uint b) { return a + b; }
-XWG__INLINE uint xwg__op_min_uint(uint a, uint b) { return min(a, b); }
-XWG__INLINE uint xwg__op_max_uint(uint a, uint b) { return max(a, b); }
+inline uint xwg__op_add_uint(uint a, uint b) { return a + b; }
+inline uint xwg__op_min_uint(uint a, uint b) { return min(a, b); }
+inline uint xwg__op_max_uint(uint a, uint b) { return max(a, b); }
 /* Through uint: signed overflow would be undefined; this wraps. */
-XWG__INLINE int xwg__op_add_int(int a, int b)
+inline int xwg__op_add_int(int a, int b)
 {
     return as_int(as_uint(a) + as_uint(b));
 }
-XWG__INLINE int xwg__op_min_int(int a, int b) { return min(a, b); }
-XWG__INLINE int xwg__op_max_int(int a, int b) { return max(a, b); }
-XWG__INLINE float xwg__op_add_float(float a, float b) { return a + b; }
-XWG__INLINE float xwg__op_min_float(float a, float b) { return fmin(a, b); }
-XWG__INLINE float xwg__op_max_float(float a, float b) { return fmax(a, b); }
+inline int xwg__op_min_int(int a, int b) { return min(a, b); }
+inline int xwg__op_max_int(int a, int b) { return max(a, b); }
+inline float xwg__op_add_float(float a, float b) { return a + b; }
+inline float xwg__op_min_float(float a, float b) { return fmin(a, b); }
+inline float xwg__op_max_float(float a, float b) { return fmax(a, b); }
 
 /* Identities, for work-items whose value does not count (integer work-group
  * functions only: the float tree never combines one). */
@@ -103,7 +103,7 @@ XWG__INLINE float xwg__op_max_float(float a, float b) { return fmax(a, b); }
  * work-item's index among the values; the source lane then exists). All
  * lanes of the warp run each shuffle; `lanes` has a bit for each lane the
  * warp has. Lane 0 ends with the run's result. */
-XWG__INLINE uint xwg__warp_shuffle_down(uint v, uint h, uint lanes)
+inline uint xwg__warp_shuffle_down(uint v, uint h, uint lanes)
 {
     uint r;
     asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, %3;"
@@ -125,7 +125,7 @@ XWG__INLINE uint xwg__warp_shuffle_down(uint v, uint h, uint lanes)
 #error "xwg: on the ptx path XWG__SCRATCH_WORDS must be at most 1024"
 #endif
 #define XWG__DEFINE_GROUP_TREE(OP, T)                                          \
-    XWG__INLINE T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
+    inline T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         const uint size = (uint)get_local_size(0);                             \
@@ -166,7 +166,7 @@ XWG__INLINE uint xwg__warp_shuffle_down(uint v, uint h, uint lanes)
 /* Work-item k < runs takes run k of the values, then work-item 0 the
  * runs' results, 32 at a time, until one is left. */
 #define XWG__DEFINE_GROUP_TREE(OP, T)                                          \
-    XWG__INLINE T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
+    inline T xwg__group_tree_##OP##_##T(__local uint *s, T v, uint count)     \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         /* (A group larger than the scratch is refused, xwg__next_bank.) */   \
@@ -221,20 +221,20 @@ XWG__DEFINE_GROUP_TREE(max, float)
 /* int and uint, through the device's work-group functions: the result is
  * exact, so their order does not matter. */
 #define XWG__DEFINE_GROUP_PART(OP, T)                                          \
-    XWG__INLINE T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
+    inline T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
     {                                                                          \
         return work_group_reduce_##OP(                                         \
             (uint)get_local_id(0) < count ? v : XWG__IDENTITY_##OP##_##T);    \
     }
 #else
 #define XWG__DEFINE_GROUP_PART(OP, T)                                          \
-    XWG__INLINE T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
+    inline T xwg__group_##OP##_##T(__local uint *s, T v, uint count)          \
     {                                                                          \
         return xwg__group_tree_##OP##_##T(s, v, count);                        \
     }
 #endif
 #define XWG__DEFINE_GROUP_PART_FLOAT(OP)                                       \
-    XWG__INLINE float xwg__group_##OP##_float(__local uint *s, float v,            \
+    inline float xwg__group_##OP##_float(__local uint *s, float v,            \
                                          uint count)                           \
     {                                                                          \
         return xwg__group_tree_##OP##_float(s, v, count);                      \
@@ -265,7 +265,7 @@ XWG__DEFINE_GROUP_PART_FLOAT(max)
  * docs/performance.md, "Tried and left out".) */
 #if defined(XWG_PATH_PTX) && XWG_TUNE_WARP_COMBINE && XWG__SCRATCH_WORDS >= 64
 #define XWG__DEFINE_PART_TO0(OP, T)                                            \
-    XWG__INLINE T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
+    inline T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         const uint size = (uint)get_local_size(0);                             \
@@ -288,7 +288,7 @@ XWG__DEFINE_GROUP_PART_FLOAT(max)
     }
 #else
 #define XWG__DEFINE_PART_TO0(OP, T)                                            \
-    XWG__INLINE T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
+    inline T xwg__part_to0_##OP##_##T(__local uint *s, T v, uint count)       \
     {                                                                          \
         return xwg__group_##OP##_##T(s, v, count);                             \
     }
@@ -310,7 +310,7 @@ XWG__DEFINE_PART_TO0(max, float)
  * word g), the two banks in turn. Every work-item counts its own calls.
  * Every collective starts here, so here a group larger than the scratch
  * (a program built without xwg_program_build()'s define) is refused. */
-XWG__INLINE volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
+inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
 {
     if (get_local_id(0) == 0 && get_local_size(0) > (XWG__SCRATCH_WORDS))
         xwg__misuse(self, XWG__MISUSE_GROUP_TOO_LARGE);
@@ -336,7 +336,7 @@ XWG__INLINE volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
  * of partials (64 work-items, thousands of groups) would pay a round
  * trip to memory for each. The order of combination is the header's. */
 #define XWG__DEFINE_FOLD(OP, T)                                                \
-    XWG__INLINE T xwg__fold_##OP##_##T(volatile XWG__GLOBAL_WORD *bank, uint i,    \
+    inline T xwg__fold_##OP##_##T(volatile XWG__GLOBAL_WORD *bank, uint i,    \
                                   uint n, uint step, T fold)                   \
     {                                                                          \
         for (; i + 3u * step < n; i += 4u * step) {                            \
@@ -369,7 +369,7 @@ XWG__DEFINE_FOLD(max, float)
  * xwg_reduce_OP_T(v): OP (add, min, max) over the v of every work-item of
  * every participant, to every work-item; T is int, uint or float. */
 #define XWG__DEFINE_REDUCE(OP, T)                                              \
-    XWG__INLINE T xwg_reduce_##OP##_##T##_of(xwg_self self, T v)                   \
+    inline T xwg_reduce_##OP##_##T##_of(xwg_self self, T v)                   \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         const uint size = (uint)get_local_size(0);                             \
@@ -407,7 +407,7 @@ XWG__DEFINE_REDUCE(max, float)
  * xwg_num_groups(); a group that sees it is not fails the launch with
  * XWG_ERROR_BARRIER_MISUSE (the result is then undefined). */
 #define XWG__DEFINE_BROADCAST(T)                                               \
-    XWG__INLINE T xwg_broadcast_##T##_of(xwg_self self, T v, uint from)            \
+    inline T xwg_broadcast_##T##_of(xwg_self self, T v, uint from)            \
     {                                                                          \
         volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
         if (get_local_id(0) == 0) {                                            \
@@ -434,7 +434,7 @@ XWG__DEFINE_BROADCAST(float)
  * For stream compaction: v = the group's count, the result its first
  * output index, *total the output's length. */
 #define XWG__DEFINE_SCAN(T)                                                    \
-    XWG__INLINE T xwg_scan_exclusive_add_##T##_of(xwg_self self, T v,              \
+    inline T xwg_scan_exclusive_add_##T##_of(xwg_self self, T v,              \
                                              __private T *total)               \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \

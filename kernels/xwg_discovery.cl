@@ -81,7 +81,7 @@ typedef struct xwg_self {
  * joined (then none can come). Relaxed: only the value matters here; the
  * caller's fetch-or orders. The host times this very loop (calibration
  * mode) to turn a window in microseconds into polls. */
-XWG__INLINE void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
+inline void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen,
                              uint window, uint launched)
 {
     uint stable = 0u;
@@ -100,7 +100,7 @@ XWG__INLINE void xwg__wait_stable(volatile XWG__GLOBAL_WORD *arrivals, uint seen
 /* The polls a wait may take under the watchdog word (0 gives 0: no bound
  * to xwg__spin_expired, an end at the first poll to xwg__wait_expired).
  * 64 bits: a CPU core polls 2^32 times in seconds; 20 s must mean 20 s. */
-XWG__INLINE ulong xwg__watchdog_polls(uint word)
+inline ulong xwg__watchdog_polls(uint word)
 {
     return (ulong)word * XWG__WATCHDOG_UNIT;
 }
@@ -109,7 +109,7 @@ XWG__INLINE ulong xwg__watchdog_polls(uint word)
  * polls (0: no bound was written, as in calibration mode, which has no
  * such spin), after marking the state failed. Relaxed: the flag carries
  * no data, only "the host must not trust this launch". */
-XWG__INLINE int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
+inline int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls,
                              ulong bound)
 {
     if (bound == 0u || ++*polls < bound)
@@ -122,7 +122,7 @@ XWG__INLINE int xwg__spin_expired(volatile XWG__GLOBAL_WORD *state, ulong *polls
 
 /* Returns the ticket, or XWG__NOT_PARTICIPATING if the watchdog ended the
  * wait (the ticket is then never served: later holders expire too). */
-XWG__INLINE uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, ulong bound)
+inline uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, ulong bound)
 {
     /* Take a ticket. Relaxed: the acquire below gives the ordering. */
     uint ticket = xwg__fetch_add_relaxed(&state[XWG__W_TICKET_NEXT], 1u);
@@ -135,7 +135,7 @@ XWG__INLINE uint xwg__ticket_lock(volatile XWG__GLOBAL_WORD *state, ulong bound)
     return ticket;
 }
 
-XWG__INLINE void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticket)
+inline void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticket)
 {
     /* Lock release: publish this holder's writes to the next holder. */
     xwg__store_release(&state[XWG__W_TICKET_SERVE], ticket + 1u);
@@ -143,7 +143,7 @@ XWG__INLINE void xwg__ticket_unlock(volatile XWG__GLOBAL_WORD *state, uint ticke
 
 /* Returns the participant's id, or XWG__NOT_PARTICIPATING if the poll had
  * closed or a spin expired. */
-XWG__INLINE uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
+inline uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
                                   uint *count, ulong bound)
 {
     /* Polling phase: inside the lock, so relaxed accesses suffice. */
@@ -182,7 +182,7 @@ XWG__INLINE uint xwg__poll_ticket_lock(volatile XWG__GLOBAL_WORD *state,
 
 /* ---- xwg's protocol: one lock-free word and a stability window --------- */
 
-XWG__INLINE uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
+inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
                                     uint *count, ulong bound)
 {
     volatile XWG__GLOBAL_WORD *arrivals = &state[XWG__W_ARRIVALS];
@@ -228,7 +228,7 @@ XWG__INLINE uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
  * closes (unsafe: the safety tests catch it); 2 closes the poll at the
  * first join (safe, but recall is never full: the recall tests, which
  * give a correct protocol every chance, catch it). */
-XWG__INLINE uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
+inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 {
     uint id = xwg__fetch_add_acq_rel(&state[XWG__W_ARRIVALS], 1u);
 #if XWG_TEST_BROKEN_DISCOVERY == 2
@@ -248,7 +248,7 @@ XWG__INLINE uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 
 /* ---- XWG_DISCOVER() ------------------------------------------------------ */
 
-XWG__INLINE xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
+inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
                               __local uint *shared, __local uint *scratch,
                               __private uint *episodes,
                               __private uint *collectives,
@@ -364,13 +364,13 @@ XWG__INLINE xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 /* Ids relative to the participants, for grid-stride loops. The _of forms
  * take the xwg_self explicitly, for helper functions (pass XWG_SELF). */
 
-XWG__INLINE uint xwg_group_id_of(xwg_self self) { return self.group_id; }
-XWG__INLINE uint xwg_num_groups_of(xwg_self self) { return self.num_groups; }
-XWG__INLINE uint xwg_global_id_of(xwg_self self)
+inline uint xwg_group_id_of(xwg_self self) { return self.group_id; }
+inline uint xwg_num_groups_of(xwg_self self) { return self.num_groups; }
+inline uint xwg_global_id_of(xwg_self self)
 {
     return self.group_id * (uint)get_local_size(0) + (uint)get_local_id(0);
 }
-XWG__INLINE uint xwg_global_size_of(xwg_self self)
+inline uint xwg_global_size_of(xwg_self self)
 {
     return self.num_groups * (uint)get_local_size(0);
 }

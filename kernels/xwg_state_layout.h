@@ -20,15 +20,10 @@
 #ifndef XWG_STATE_LAYOUT_H
 #define XWG_STATE_LAYOUT_H
 
-/* The start of the name of the parameter that XWG_STATE declares: the
- * host finds the parameter by it, and a kernel that uses xwg's calls
- * without XWG_STATE gets a compiler error that names the macro it lacks
- * ("use of undeclared identifier 'xwg__needs_XWG_STATE_parameter_12u'").
- * The rest of the name is the set of barriers that the program compiled
- * (XWG_BARRIERS as written, or 14u for all three): a launch reads it from the kernel's
- * argument info, since the kernel's program may be gone by then (Intel's
- * runtime refuses every query of a released program, even while its
- * kernels live). */
+/* The name of XWG_STATE's parameter starts so, and the barrier set the
+ * program compiled ends it (xwg_atomics.cl): launches read both from the
+ * kernel's argument info, never from its program (Intel cannot query a
+ * released one); a kernel without XWG_STATE gets an error naming it. */
 #define XWG__STATE_PARAM xwg__needs_XWG_STATE_parameter_
 
 #define XWG__W_MODE 0u           /* XWG__MODE_* below */

@@ -73,6 +73,14 @@
 #ifndef XWG_TUNE_FORCE_INLINE
 #define XWG_TUNE_FORCE_INLINE 0
 #endif
+/* Forced, every `inline` of the kernel-side library becomes always_inline.
+ * Several functions hold work-group barriers, and Intel's CPU compiler
+ * keeps xwg_barrier_of() out of line once a program has a second caller
+ * of it (a collective), which makes every barrier of the program up to
+ * twice as slow. Kernel side only: the host never sets it. */
+#if XWG_TUNE_FORCE_INLINE && defined(__OPENCL_C_VERSION__)
+#define inline inline __attribute__((always_inline))
+#endif
 
 /* ---- Kernel side: the collectives ------------------------------------- */
 
