@@ -66,10 +66,10 @@
 #endif
 
 /* Whether every function of the kernel-side library is forced inline
- * (xwg_atomics.cl, XWG__INLINE). The host sets it for Intel's CPU runtime
+ * (below). The host sets it for Intel's CPU runtime
  * (program.c), where it makes a program's barriers up to twice as fast;
  * PoCL's compile of the collectives so inlined takes minutes instead of
- * seconds. performance.md, barrier-default. */
+ * seconds. performance.md, table default-intel. */
 #ifndef XWG_TUNE_FORCE_INLINE
 #define XWG_TUNE_FORCE_INLINE 0
 #endif
