@@ -5,9 +5,9 @@
  * A program compiles the algorithms of its set (XWG_BARRIERS), and every
  * algorithm compiled costs time even where it never runs, by an amount
  * that only the device's compiler decides: on Intel's CPU runtime the
- * counter and the tree compiled together cost 1.6 x the tree alone at
- * 1024 work-items, while PoCL and the H200 lose nothing by the pair
- * (docs/performance.md). So the first default build on a device times a
+ * pair costs more than the counter alone, while PoCL and the H200 lose
+ * nothing by it (docs/performance.md, tables default-intel, default-pocl,
+ * default-h200). So the first default build on a device times a
  * loop of barriers built three ways (the counter alone, the tree alone,
  * and both, the launch then choosing by its groups per compute unit:
  * launch.c) at 64, 256 and 1024 work-items where the device allows them,
