@@ -35,10 +35,8 @@ endif()
 set(INTEL_VENDORS "${XWG_INTEL_ICD_DIR}")
 # XWG_TEST_RESIDENCY=per-launch: the tests' forced group counts keep
 # discovery on (tests/test_util.h, test_force_groups).
-# LSAN_OPTIONS: the runtime's own leaks (lsan_intel.supp) are not ours.
 set(INTEL_ENV "OCL_ICD_VENDORS=${INTEL_VENDORS}" "XWG_TEST_THREADS=2"
-              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300"
-              "LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/lsan_intel.supp")
+              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300")
 
 # Adds test NAME running COMMAND... on Intel with the given labels
 # (besides "intel") and a timeout; more properties may follow with
