@@ -38,6 +38,13 @@
 #define XWG__CALIBRATE_SHORT 16u
 #define XWG__CALIBRATE_LONG 1040u
 #define XWG__CALIBRATE_REPEATS 3
+/* A barrier slower than this says nothing of the algorithms, only that the
+ * groups share cores (PoCL with more threads than cores: each barrier
+ * then waits for the operating system's scheduler, milliseconds): the
+ * timing stops at once and the pair stays. Every device measured costs
+ * under 10 us at full occupancy (docs/performance.md); a launch of the
+ * long count at a millisecond a barrier would take a second. */
+#define XWG__CALIBRATE_SLOW_US 100.0
 
 static const char calibrate_source[] =
     "__kernel void xwg__calibrate(uint count, XWG_STATE)\n"
@@ -75,13 +82,20 @@ static double launch_us(xwg_context *ctx, cl_command_queue queue,
 
 /* One barrier's time in microseconds in kernel k at `local` work-items:
  * the smallest of a few differences of a long and a short launch (noise
- * only adds). Negative where a launch failed. */
+ * only adds). Negative where a launch failed; XWG__CALIBRATE_SLOW where
+ * the short launch's barriers already cost XWG__CALIBRATE_SLOW_US each. */
+#define XWG__CALIBRATE_SLOW (-2.0)
 static double barrier_us(xwg_context *ctx, cl_command_queue queue,
                          cl_kernel k, size_t local)
 {
     double best = -1;
     if (launch_us(ctx, queue, k, local, XWG__CALIBRATE_SHORT) < 0)
         return -1; /* the first launch discovers */
+    const double first = launch_us(ctx, queue, k, local, XWG__CALIBRATE_SHORT);
+    if (first < 0)
+        return -1;
+    if (first > XWG__CALIBRATE_SLOW_US * XWG__CALIBRATE_SHORT)
+        return XWG__CALIBRATE_SLOW;
     for (int r = 0; r < XWG__CALIBRATE_REPEATS; r++) {
         double t1 = launch_us(ctx, queue, k, local, XWG__CALIBRATE_SHORT);
         double t2 = launch_us(ctx, queue, k, local, XWG__CALIBRATE_LONG);
@@ -100,7 +114,9 @@ static const unsigned candidate_sets[SETS] = {XWG__PAIR_SET, XWG__COUNTER_SET,
 static const size_t candidate_sizes[SIZES] = {64, 256, 1024};
 
 /* Fills us[set][size] (negative: not measured), launching on a queue of
- * its own. Returns an OpenCL or xwg status where a build failed. */
+ * its own, and stops at the first barrier too slow to say anything (all
+ * then unmeasured: the pair stays). Returns an OpenCL or xwg status where
+ * a build failed. */
 static int measure(xwg_context *ctx, double us[SETS][SIZES])
 {
     for (int s = 0; s < SETS; s++)
@@ -111,7 +127,8 @@ static int measure(xwg_context *ctx, double us[SETS][SIZES])
                                                CL_QUEUE_PROFILING_ENABLE, &err);
     if (queue == NULL)
         return err;
-    for (int s = 0; s < SETS && err == XWG_SUCCESS; s++) {
+    int slow = 0;
+    for (int s = 0; s < SETS && err == XWG_SUCCESS && !slow; s++) {
         char options[32];
         snprintf(options, sizeof options, "-DXWG_BARRIERS=%uu",
                  candidate_sets[s]);
@@ -125,15 +142,25 @@ static int measure(xwg_context *ctx, double us[SETS][SIZES])
             clReleaseProgram(prog);
         if (k == NULL)
             break;
-        for (int z = 0; z < SIZES; z++)
-            if (candidate_sizes[z] <= ctx->info.max_work_group_size)
+        for (int z = 0; z < SIZES && !slow; z++)
+            if (candidate_sizes[z] <= ctx->info.max_work_group_size) {
                 us[s][z] = barrier_us(ctx, queue, k, candidate_sizes[z]);
+                slow = us[s][z] == XWG__CALIBRATE_SLOW;
+            }
         /* The launches kept what they learnt of k: give it back. */
         xwg__kernel_facts_forget(ctx, k);
         xwg__forget_kernel(ctx, k);
         clReleaseKernel(k);
     }
     clReleaseCommandQueue(queue);
+    if (slow) {
+        XWG__TRACE("calibration of the default barriers stopped: a barrier "
+                   "took over %.0f us (groups sharing cores)",
+                   XWG__CALIBRATE_SLOW_US);
+        for (int s = 0; s < SETS; s++)
+            for (int z = 0; z < SIZES; z++)
+                us[s][z] = -1;
+    }
     return err;
 }
 
