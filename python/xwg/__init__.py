@@ -201,7 +201,9 @@ class Context:
 
     def program_options(self, options=None):
         """The build options a program built elsewhere (pyopencl.Program
-        on source_prefix() + your source) needs, your options added."""
+        on source_prefix() + your source) needs, your options added.
+        Build it with cache_dir=False: pyopencl's cache loads a binary on
+        later runs, and Intel's runtime keeps no argument info in one."""
         return self._string(_c.lib.xwg_program_options,
                             "xwg_program_options", options)
 

@@ -42,12 +42,16 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index, unsigned *barriers)
         if (err == CL_INVALID_VALUE)
             continue; /* a longer name than ours: not ours */
         if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) {
-            /* Built without xwg_program_build: we cannot find it. */
+            /* Built without xwg_program_build, or loaded from a binary:
+             * Intel's runtime keeps no argument info in its binaries,
+             * even of a program built with -cl-kernel-arg-info. */
             xwg__set_last_error(
-                "the kernel's program was built without "
-                "-cl-kernel-arg-info, so its XWG_STATE parameter cannot be "
-                "found: build it with xwg_program_build(), or with the "
-                "options of xwg_program_options()");
+                "the kernel's program carries no argument info, so its "
+                "XWG_STATE parameter cannot be found: it was built without "
+                "-cl-kernel-arg-info, or created from a binary, which some "
+                "runtimes (Intel's) store without it: build it from source "
+                "with xwg_program_build(), or with the options of "
+                "xwg_program_options()");
             return XWG_ERROR_NO_STATE_ARG;
         }
         if (err != CL_SUCCESS)
