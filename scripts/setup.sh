@@ -3,14 +3,15 @@
 # CMake and Ninja, the OpenCL headers and ICD loader, the OpenCL
 # implementations that the tests and the study use (PoCL, Mesa rusticl,
 # Oclgrind from Debian; Intel's oneAPI OpenCL runtime for CPUs from PyPI,
-# into build/intel-opencl with its ICD file beside it), Check, Spin for
-# the model, matplotlib for the plots in results/, and PyOpenCL, NumPy and
+# into build/intel-opencl with its ICD file beside it), Oclgrind's plugin
+# headers and LLVM 14's (xwg-racecheck's plugin), Check, Spin for the
+# model, matplotlib for the plots in results/, and PyOpenCL, NumPy and
 # pytest for the Python package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config
           ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd mesa-opencl-icd oclgrind
+          pocl-opencl-icd mesa-opencl-icd oclgrind liboclgrind-dev llvm-14-dev
           check spin python3 python3-matplotlib
           python3-pyopencl python3-numpy python3-pytest python3-setuptools
           python3-venv)
