@@ -2,7 +2,7 @@
 all its sweeps in ONE kernel, with a global barrier between sweeps
 instead of a launch per sweep, checked against the same sweeps in NumPy.
 
-    python3 python/examples/jacobi.py [platform-name]
+    python3 python/examples/jacobi.py [platform-name [points sweeps]]
 """
 import sys
 
@@ -11,7 +11,7 @@ import pyopencl as cl
 
 import xwg
 
-N, SWEEPS = 100000, 500
+N, SWEEPS = 100000, 500  # unless the command line gives others
 
 # No #include: xwg's kernel library is put in front by Context.build().
 SOURCE = """
@@ -52,6 +52,9 @@ def sweeps_in_numpy(a):
 
 
 def main():
+    global N, SWEEPS
+    if len(sys.argv) > 3:
+        N, SWEEPS = int(sys.argv[2]), int(sys.argv[3])
     device = device_named(sys.argv[1] if len(sys.argv) > 1 else None)
     context = cl.Context([device])
     queue = cl.CommandQueue(context)
