@@ -10,6 +10,11 @@
  *   barrier/intel_device_barrier  a kernel runs E1, then E2 barriers;
  *       (t(E2) - t(E1)) / (E2 - E1) from its profiling times, so launch
  *       costs cancel; median of 5 for each count;
+ *   floor/two-work-group-barriers  the same timing of a kernel whose
+ *       step is two work-group barriers with work-item 0's read of a
+ *       global word between them, and nothing between groups: the floor
+ *       of xwg's barrier, whose shape is an entry and an exit work-group
+ *       barrier around work-item 0's wait (kernels/xwg_barrier.cl);
  *   relaunch/readback  as xwg-bench's row: an empty kernel of the same
  *       geometry launched E1/4, then E2/4 times, each launch followed by a
  *       blocking 4-byte read; per launch, wall time, median of 3.
@@ -79,6 +84,18 @@ static const char source[] =
     "    for (uint i = 0; i < count && intel_is_device_barrier_valid(); i++)\n"
     "        BARRIER();\n"
     "}\n"
+    "kernel void work_group_barriers(uint count, volatile global uint *word)\n"
+    "{\n"
+    "    uint seen = 0;\n"
+    "    for (uint i = 0; i < count; i++) {\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+    "        if (get_local_id(0) == 0)\n"
+    "            seen += *word;\n"
+    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (get_local_id(0) == 0 && seen == 1u)\n"
+    "        *word = seen;\n"
+    "}\n"
     "kernel void check(uint rounds, uint barriers, global uint *slots,\n"
     "                  global uint *sums)\n"
     "{\n"
@@ -123,7 +140,7 @@ struct report {
     size_t max, groups;
     cl_int launch_err;     /* the launch's error, if it was refused */
     long wrong, bad_wrong; /* wrong sums, with and without barriers */
-    double barrier_us, relaunch_us;
+    double barrier_us, floor_us, relaunch_us;
     char device[128];
 };
 
@@ -351,6 +368,13 @@ static void child(const struct job *j, int fd)
     const double t1 = syncs_us(syncs, j->local, r.groups, j->e1);
     const double t2 = syncs_us(syncs, j->local, r.groups, j->e2);
     r.barrier_us = (t2 - t1) / (j->e2 - j->e1);
+    cl_kernel floor = kernel("work_group_barriers", 0);
+    cl_mem word = words(floor, 1, 1);
+    const double f1 = syncs_us(floor, j->local, r.groups, j->e1);
+    const double f2 = syncs_us(floor, j->local, r.groups, j->e2);
+    r.floor_us = (f2 - f1) / (j->e2 - j->e1);
+    check(clReleaseMemObject(word), "clReleaseMemObject");
+    check(clReleaseKernel(floor), "clReleaseKernel");
     send(fd, &r, TIMED);
     /* Relaunches need no device barrier: the default dispatch type. */
     cl_kernel empty = kernel("empty", 0);
@@ -443,12 +467,15 @@ static int measure(struct job j)
             return 1;
         }
         fprintf(stderr, "local %zu, %zu groups (%s): check ok (without "
-                "barriers %ld wrong%s); barrier %.3f us, relaunch/readback "
-                "%.3f us\n", j.local, r.groups, occ[j.shift], r.bad_wrong,
+                "barriers %ld wrong%s); barrier %.3f us, two work-group "
+                "barriers %.3f us, relaunch/readback %.3f us\n", j.local,
+                r.groups, occ[j.shift], r.bad_wrong,
                 r.bad_wrong ? "" : ": the check is BLIND here", r.barrier_us,
-                r.relaunch_us);
+                r.floor_us, r.relaunch_us);
         row(&r, "barrier/intel_device_barrier", j.local, occ[j.shift],
             r.groups, r.barrier_us);
+        row(&r, "floor/two-work-group-barriers", j.local, occ[j.shift],
+            r.groups, r.floor_us);
         row(&r, "relaunch/readback", j.local, occ[j.shift], r.groups,
             r.relaunch_us);
         return 0;
