@@ -17,8 +17,15 @@
 //   synchronisations hold work-group barriers, so they count there too).
 // - Two accesses conflict when they touch the same byte, at least one is
 //   a plain write, and not both are atomic. A conflict that neither rule
-//   orders is a race. The user's own atomics order nothing here
-//   (docs/guide.md, "Finding a missing barrier", says why).
+//   orders is a race.
+// - The user's own atomics are not taken as synchronisation: Oclgrind's
+//   callbacks carry no memory order or scope, so a flag written relaxed
+//   and one written with release look the same. A race whose earlier
+//   work-item made an atomic access after its access (a possible release)
+//   and whose later work-item made one earlier in its interval (a possible
+//   acquire) is reported in a class of its own, "atomics-only": ordered,
+//   if at all, by the kernel's own atomics, which the checker cannot
+//   verify (docs/guide.md, "Finding a missing barrier").
 //
 // Everything that xwg's kernel-side library does itself is left out: the
 // library's own kernels (named xwg*), the accesses made inside its
@@ -126,12 +133,18 @@ struct ItemState
   unsigned depth = 0;
   unsigned syncs = 0;
   unsigned opened_at = 0; // line of the call that opened the interval; 0: start
+  unsigned atomics = 0;           // its atomic accesses in the user's code
+  unsigned atomics_at_opened = 0; // atomics when the interval opened
 };
 
 // One access, as the shadow of a byte keeps it.
 struct Access
 {
   size_t group = 0, item = 0;   // OpenCL group index, local linear id
+  size_t global = 0;            // the work-item's global linear index
+  unsigned syncs = 0;           // its synchronisations before it
+  unsigned atomics = 0;         // its atomic accesses before this one
+  bool acquired = false;        // one of them in this interval
   unsigned lo = 0, hi = 0;      // the grid intervals it belongs to
   size_t local_barriers = 0;    // L of its group when it was made
   bool write = false, atomic = false;
@@ -149,6 +162,7 @@ struct Shadow
 // A reported race, keyed by its pair of instructions.
 struct Race
 {
+  bool atomics_only = false; // see the header: the "atomics-only" class
   Access first, second;
   size_t buffer = 0, lo = 0, hi = 0; // byte offsets within the buffer
   unsigned count = 0;
@@ -209,6 +223,8 @@ public:
     m_local_barriers.clear();
     m_buffer_names.clear();
     m_ignored_buffers.clear();
+    m_atomics.clear();
+    m_sync_lines.clear();
     // xwg's prefix ends in "#line 1": the user's line L is the source's
     // physical line m_first_line + L - 1.
     const std::string& text = k->getProgram()->getSource();
@@ -378,8 +394,17 @@ private:
   void enter_sync(const oclgrind::WorkItem* wi, ItemState& s, FnKind kind)
   {
     s.syncs++;
+    s.atomics_at_opened = s.atomics;
     const auto& calls = wi->getCallStack();
     s.opened_at = calls.empty() ? 0 : where(calls.top()).line;
+    {
+      // The line of the group's s.syncs-th synchronisation: the closing
+      // bound of the interval before it (every item of a correct group
+      // makes the same calls; the first to arrive names it).
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_sync_lines[wi->getWorkGroup()->getGroupIndex()].emplace(s.syncs,
+                                                                s.opened_at);
+    }
     if (kind == FnKind::Arrive) {
       s.pending = true;
     } else {
@@ -393,7 +418,7 @@ private:
   {
     if (!m_checked || wi == nullptr || m->getAddressSpace() != 1)
       return;
-    const ItemState& s = item(wi);
+    ItemState& s = item(wi);
     if (s.depth > 0)
       return; // inside xwg's library
     const size_t buffer = m->extractBuffer(address);
@@ -408,7 +433,13 @@ private:
     a.atomic = atomic;
     a.inst = wi->getCurrentInstruction();
     a.opened_at = s.opened_at;
+    a.syncs = s.syncs;
+    a.global = wi->getGlobalIndex();
+    a.atomics = s.atomics;
+    a.acquired = s.atomics > s.atomics_at_opened;
     std::lock_guard<std::mutex> lock(m_mutex);
+    if (atomic)
+      m_atomics[a.global] = ++s.atomics;
     if (std::find(m_ignored_buffers.begin(), m_ignored_buffers.end(),
                   buffer) != m_ignored_buffers.end())
       return;
@@ -441,12 +472,16 @@ private:
     sh.reads.push_back(a);
   }
 
+  // Caller holds m_mutex (m_atomics).
   void report(const Access& first, const Access& second, size_t buffer,
               size_t offset)
   {
-    auto key = std::make_tuple(first.inst, second.inst, buffer);
+    const bool atomics_only =
+        second.acquired && m_atomics[first.global] > first.atomics;
+    auto key = std::make_tuple(first.inst, second.inst, buffer, atomics_only);
     Race& r = m_races[key];
     if (r.count++ == 0) {
+      r.atomics_only = atomics_only;
       r.first = first;
       r.second = second;
       r.buffer = buffer;
@@ -469,23 +504,36 @@ private:
     return end ? std::string(text, end) : std::string(text);
   }
 
+  // The line of the synchronisation that ends a's interval: its group's
+  // next one; 0 when the kernel ended first. Caller holds m_mutex.
+  unsigned closing_line(const Access& a) const
+  {
+    auto g = m_sync_lines.find(a.group);
+    if (g == m_sync_lines.end())
+      return 0;
+    auto next = g->second.find(a.syncs + 1);
+    return next == g->second.end() ? 0 : next->second;
+  }
+
   void write_side(const char* name, const Access& a)
   {
     const Where w = where(a.inst);
     fprintf(m_out,
             "\"%s\":{\"line\":%u,\"file\":%s,\"group\":%zu,\"item\":%zu,"
             "\"op\":\"%s%s\",\"interval\":[%u,%u],\"after_line\":%u,"
-            "\"text\":%s}",
+            "\"before_line\":%u,\"text\":%s}",
             name, w.line, json_string(w.file).c_str(), a.group, a.item,
             a.atomic ? "atomic " : "", a.write ? "write" : "read", a.lo, a.hi,
-            a.opened_at, json_string(source_line(w.line)).c_str());
+            a.opened_at, closing_line(a),
+            json_string(source_line(w.line)).c_str());
   }
 
   void write_race(const Race& r)
   {
     auto name = m_buffer_names.find(r.buffer);
-    fprintf(m_out, "{\"kind\":\"race\",\"kernel\":%s,\"buffer\":%s,"
+    fprintf(m_out, "{\"kind\":\"%s\",\"kernel\":%s,\"buffer\":%s,"
                    "\"bytes\":[%zu,%zu],\"count\":%u,",
+            r.atomics_only ? "atomics-only" : "race",
             json_string(m_kernel).c_str(),
             json_string(name != m_buffer_names.end() ? name->second : "?")
                 .c_str(),
@@ -505,9 +553,13 @@ private:
   unsigned m_invocation = 0;
   std::unordered_map<size_t, Shadow> m_shadow; // by byte address
   std::map<std::tuple<const llvm::Instruction*, const llvm::Instruction*,
-                      size_t>,
+                      size_t, bool>,
            Race>
       m_races;
+  // Per work-item (global index): its atomic accesses so far.
+  std::unordered_map<size_t, unsigned> m_atomics;
+  // Per group: the line of its k-th synchronisation, by k (from 1).
+  std::unordered_map<size_t, std::map<unsigned, unsigned>> m_sync_lines;
   std::unordered_map<size_t, size_t> m_local_barriers; // by group
   // Per group, by how many synchronisations its work-items made: how
   // many made that many, and where the last was called.

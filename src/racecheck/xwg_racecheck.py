@@ -72,10 +72,12 @@ def side_text(side):
 
 def interval_text(side):
     lo, hi = side["interval"]
-    where = (f"after the synchronisation at line {side['after_line']}"
+    start = (f"from the synchronisation at line {side['after_line']}"
              if side["after_line"] else "from the kernel's start")
-    both = " (between a split arrive and its wait)" if hi != lo else ""
-    return f"interval {lo}{both}, {where}"
+    end = (f"to the next, at line {side['before_line']}"
+           if side.get("before_line") else "to the kernel's end")
+    both = ", between a split arrive and its wait" if hi != lo else ""
+    return f"{start} {end} (interval {lo}{both})"
 
 
 def group_races(races):
@@ -98,13 +100,10 @@ def group_races(races):
     return pairs
 
 
-def print_report(findings, out):
-    races = [f for f in findings if f["kind"] == "race"]
-    divergent = [f for f in findings if f["kind"] == "divergent"]
-    pairs = group_races(races)
+def print_pairs(pairs, what, out):
     for (kernel, file, la, lb), e in sorted(pairs.items()):
-        print(f"xwg-racecheck: race in kernel {kernel}: lines {la} and {lb} "
-              f"of {file}, {e['count']} conflicting accesses", file=out)
+        print(f"xwg-racecheck: {what} in kernel {kernel}: lines {la} and "
+              f"{lb} of {file}, {e['count']} conflicting accesses", file=out)
         for kind, what in (("cross", "between groups"),
                            ("within", "within a group")):
             if e[kind] is None:
@@ -117,6 +116,20 @@ def print_report(findings, out):
         a, b = e["sides"]
         for s in (a, b):
             print(f"  {s['line']:5d} | {s['text']}", file=out)
+
+
+def print_report(findings, out):
+    """Prints the findings; returns how many there were (pairs of lines
+    of each class, and divergent groups)."""
+    pairs = group_races(f for f in findings if f["kind"] == "race")
+    atomics_only = group_races(f for f in findings
+                               if f["kind"] == "atomics-only")
+    divergent = [f for f in findings if f["kind"] == "divergent"]
+    print_pairs(pairs, "race", out)
+    # Ordered, if at all, by the kernel's own atomics: the plugin cannot
+    # tell a release from a relaxed access (racecheck_plugin.cpp).
+    print_pairs(atomics_only, "race unless your atomics order it "
+                "(atomics-only)", out)
     seen = set()
     for d in divergent:
         key = (d["kernel"], d["detail"])
@@ -128,9 +141,10 @@ def print_report(findings, out):
               f"{d['detail']}", file=out)
     checked = sorted({f["kernel"] for f in findings if f["kind"] == "checked"})
     print(f"xwg-racecheck: {len(pairs)} racing pair(s) of lines, "
+          f"{len(atomics_only)} ordered only by atomics, "
           f"{len(seen)} divergent synchronisation(s), in kernel(s) "
           f"{', '.join(checked) or '(none)'}", file=out)
-    return len(pairs) + len(seen)
+    return len(pairs) + len(atomics_only) + len(seen)
 
 
 def main(argv):

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Runs xwg-racecheck on the seeded bugs of tests/racecheck and checks,
 for each, that it reports exactly the pair of lines the file marks (two
-lines ending in `// RACE`) or the divergent call (`// DIVERGENT`), and
-that the file's corrected twin (-DXWG_FIXED) gets no report at all.
+lines ending in `// RACE`, or `// ATOMICS` for a pair ordered only by the
+kernel's own atomics) or the divergent call (`// DIVERGENT`), and that
+the file's corrected twin (-DXWG_FIXED) gets no report at all.
 
     check_racecheck.py XWG_RACECHECK DRIVER THREADS FILE.cl...
 
@@ -18,19 +19,21 @@ import tempfile
 
 
 def marks(path):
-    """The lines marked RACE, the lines marked DIVERGENT, and the group
-    count the race needs."""
-    race, divergent, need = [], [], 1
+    """The lines marked RACE, ATOMICS and DIVERGENT, and the group count
+    the race needs."""
+    race, atomics, divergent, need = [], [], [], 1
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             if line.rstrip().endswith("// RACE"):
                 race.append(number)
+            if line.rstrip().endswith("// ATOMICS"):
+                atomics.append(number)
             if line.rstrip().endswith("// DIVERGENT"):
                 divergent.append(number)
             m = re.search(r"racecheck: groups>=(\d+)", line)
             if m:
                 need = int(m.group(1))
-    return race, divergent, need
+    return race, atomics, divergent, need
 
 
 def run(racecheck, driver, threads, path, options):
@@ -58,18 +61,22 @@ def main(racecheck, driver, threads, files):
 
     for path in files:
         name = os.path.basename(path)
-        race, divergent, need = marks(path)
+        race, atomics, divergent, need = marks(path)
         done, findings, groups = run(racecheck, driver, threads, path, None)
-        pairs = {tuple(sorted((f["first"]["line"], f["second"]["line"])))
-                 for f in findings if f["kind"] == "race"}
+
+        def pairs_of(kind):
+            return {tuple(sorted((f["first"]["line"], f["second"]["line"])))
+                    for f in findings if f["kind"] == kind}
+        pairs, atomic_pairs = pairs_of("race"), pairs_of("atomics-only")
         calls = {int(m.group(1)) for f in findings
                  if f["kind"] == "divergent"
                  for m in [re.search(r"called at line (\d+)", f["detail"])]
                  if m}
         exposed = groups >= need
         want_pairs = {tuple(race)} if race and exposed else set()
+        want_atomics = {tuple(atomics)} if atomics else set()
         want_calls = set(divergent)
-        found = bool(want_pairs or want_calls)
+        found = bool(want_pairs or want_atomics or want_calls)
         expect(groups >= 2, f"{name}: ran on {groups} groups")
         expect(done.returncode == (1 if found else 0),
                f"{name}: exit status {done.returncode}, want "
@@ -77,6 +84,9 @@ def main(racecheck, driver, threads, files):
         expect(pairs == want_pairs,
                f"{name}: racing lines {sorted(pairs)}, want "
                f"{sorted(want_pairs)}")
+        expect(atomic_pairs == want_atomics,
+               f"{name}: atomics-only lines {sorted(atomic_pairs)}, want "
+               f"{sorted(want_atomics)}")
         expect(calls == want_calls,
                f"{name}: divergent calls at {sorted(calls)}, want "
                f"{sorted(want_calls)}")
@@ -85,7 +95,8 @@ def main(racecheck, driver, threads, files):
         done, findings, groups = run(racecheck, driver, threads, path,
                                      "-DXWG_FIXED")
         expect(done.returncode == 0 and not any(
-            f["kind"] in ("race", "divergent") for f in findings),
+            f["kind"] in ("race", "atomics-only", "divergent")
+            for f in findings),
             f"{name} -DXWG_FIXED: exit status {done.returncode}, "
             f"{sum(f['kind'] != 'checked' for f in findings)} findings, "
             "want none")

@@ -1,0 +1,32 @@
+// Seeded bug: a value passed through the kernel's own flag, read before
+// the flag is awaited. An atomic access after a plain one orders nothing
+// before it, so this is a race, not an atomics-only pair (where the read
+// comes after the wait: atomics_flag.cl). Fixed: -DXWG_FIXED, an
+// xwg_barrier() instead of the flag.
+__kernel void seeded(__global uint *a, __global uint *b, uint n, uint steps,
+                     XWG_STATE)
+{
+    XWG_DISCOVER();
+    const bool sender = xwg_group_id() == 0 && get_local_id(0) == 0;
+    const bool receiver = xwg_group_id() == 1 && get_local_id(0) == 0;
+    if (sender)
+        b[0] = 42u; // RACE
+#ifdef XWG_FIXED
+    xwg_barrier();
+    if (receiver)
+        a[0] = b[0];
+#else
+    if (sender) {
+        xwg_fence_device();
+        atomic_xchg(&b[1], 1u);
+    }
+    if (receiver)
+        a[0] = b[0]; // RACE
+    if (receiver) { // bounded, like every spin: it never hangs
+        for (uint spins = 0; atomic_add(&b[1], 0u) == 0u && spins < 100000u;
+             spins++)
+            ;
+        xwg_fence_device();
+    }
+#endif
+}
