@@ -602,20 +602,6 @@ inline void xwg_barrier_of(xwg_self self)
 #endif
     /* B1 entry: every work-item's accesses before work-item 0 arrives. */
     XWG__WG_BARRIER();
-#if defined(XWG_PROBE_EXIT_POLL)
-    {
-        volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
-        const uint before = xwg__begin_episode(self);
-        uint done = 0u;
-        if (get_local_id(0) == 0) {
-            uint add = self.group_id == 0u ? XWG__SENSE - (self.num_groups - 1u) : 1u;
-            done = xwg__grid_arrive(counter, add, before);
-        }
-        if (!done && xwg__await_change(counter, before, XWG__SENSE, self.state, bound))
-            (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
-        return;
-    }
-#endif
     /* A split barrier's arrival must be waited for first: an episode
      * begun here would add to the counter before the arrival's episode
      * completes. */

@@ -302,11 +302,6 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);
-#if defined(XWG_PROBE_EXIT_POLL)
-    if (get_local_id(0) != 0)
-        *episodes = (xwg__load_relaxed(&state[XWG__W_COUNTER]) &
-                     XWG__SENSE) != 0u;
-#endif
     xwg_self self;
     self.state = state;
     self.shared = shared;
