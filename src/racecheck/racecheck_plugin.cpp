@@ -53,6 +53,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -249,7 +250,7 @@ public:
     }
   }
 
-  void kernelEnd(const oclgrind::KernelInvocation*) override
+  void kernelEnd(const oclgrind::KernelInvocation* inv) override
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!m_checked || m_out == nullptr)
@@ -262,8 +263,9 @@ public:
               "\"detail\":%s}\n",
               json_string(m_kernel).c_str(), d.first,
               json_string(d.second).c_str());
-    fprintf(m_out, "{\"kind\":\"checked\",\"kernel\":%s}\n",
-            json_string(m_kernel).c_str());
+    const oclgrind::Size3 groups = inv->getNumGroups();
+    fprintf(m_out, "{\"kind\":\"checked\",\"kernel\":%s,\"groups\":%zu}\n",
+            json_string(m_kernel).c_str(), groups.x * groups.y * groups.z);
     fflush(m_out);
   }
 
@@ -356,7 +358,9 @@ public:
 
 private:
   // Per worker thread: a group runs on one thread from start to end, so
-  // its work-items' states need no lock. Stale after a new invocation.
+  // its work-items' states need no lock. Both maps are dropped at a new
+  // invocation: a freed program's llvm::Function may share its address
+  // with one of the next program, and a stale kind would hide a kernel.
   struct ThreadItems
   {
     unsigned invocation = 0;
@@ -364,9 +368,14 @@ private:
     std::unordered_map<const llvm::Function*, FnKind> kinds;
   };
 
-  static ThreadItems& thread_items()
+  ThreadItems& thread_items()
   {
     static thread_local ThreadItems t;
+    if (t.invocation != m_invocation) {
+      t.invocation = m_invocation;
+      t.items.clear();
+      t.kinds.clear();
+    }
     return t;
   }
 
@@ -381,12 +390,7 @@ private:
 
   ItemState& item(const oclgrind::WorkItem* wi)
   {
-    ThreadItems& t = thread_items();
-    if (t.invocation != m_invocation) {
-      t.invocation = m_invocation;
-      t.items.clear();
-    }
-    return t.items[wi->getGlobalIndex()];
+    return thread_items().items[wi->getGlobalIndex()];
   }
 
   // A work-item enters xwg_barrier(), a collective, or a split-barrier
@@ -550,7 +554,7 @@ private:
   const oclgrind::Program* m_program = nullptr;
   size_t m_first_line = 1;
   bool m_checked = false;
-  unsigned m_invocation = 0;
+  std::atomic<unsigned> m_invocation{0}; // read by the worker threads
   std::unordered_map<size_t, Shadow> m_shadow; // by byte address
   std::map<std::tuple<const llvm::Instruction*, const llvm::Instruction*,
                       size_t, bool>,

@@ -140,6 +140,15 @@ def print_report(findings, out):
               f"{d['kernel']}, group {d['group']} (and maybe others): "
               f"{d['detail']}", file=out)
     checked = sorted({f["kernel"] for f in findings if f["kind"] == "checked"})
+    # One group can race only with itself: say so, or a clean report of
+    # a launch that discovery gave one group would claim too much.
+    alone = sorted({f["kernel"] for f in findings if f["kind"] == "checked"
+                    and f.get("groups") == 1})
+    if alone:
+        print(f"xwg-racecheck: warning: kernel(s) {', '.join(alone)} ran on "
+              "one group, so races between groups could not show: run "
+              "where the machine has 2 idle cores, or more --threads",
+              file=out)
     print(f"xwg-racecheck: {len(pairs)} racing pair(s) of lines, "
           f"{len(atomics_only)} ordered only by atomics, "
           f"{len(seen)} divergent synchronisation(s), in kernel(s) "
