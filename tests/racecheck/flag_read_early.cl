@@ -12,6 +12,8 @@ __kernel void seeded(__global uint *a, __global uint *b, uint n, uint steps,
     if (sender)
         b[0] = 42u; // RACE
 #ifdef XWG_FIXED
+    if (sender)
+        b[1] = 1u; // the flag's value, so that both leave the same b
     xwg_barrier();
     if (receiver)
         a[0] = b[0];
@@ -23,8 +25,8 @@ __kernel void seeded(__global uint *a, __global uint *b, uint n, uint steps,
     if (receiver)
         a[0] = b[0]; // RACE
     if (receiver) { // bounded, like every spin: it never hangs
-        for (uint spins = 0; atomic_add(&b[1], 0u) == 0u && spins < 100000u;
-             spins++)
+        for (uint spins = 0;
+             atomic_add(&b[1], 0u) == 0u && spins < (1u << 22); spins++)
             ;
         xwg_fence_device();
     }
