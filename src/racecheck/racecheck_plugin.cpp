@@ -60,6 +60,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace
@@ -226,6 +227,7 @@ public:
     m_ignored_buffers.clear();
     m_atomics.clear();
     m_sync_lines.clear();
+    m_active_groups.clear();
     // xwg's prefix ends in "#line 1": the user's line L is the source's
     // physical line m_first_line + L - 1.
     const std::string& text = k->getProgram()->getSource();
@@ -250,7 +252,7 @@ public:
     }
   }
 
-  void kernelEnd(const oclgrind::KernelInvocation* inv) override
+  void kernelEnd(const oclgrind::KernelInvocation*) override
   {
     std::lock_guard<std::mutex> lock(m_mutex);
     if (!m_checked || m_out == nullptr)
@@ -263,9 +265,10 @@ public:
               "\"detail\":%s}\n",
               json_string(m_kernel).c_str(), d.first,
               json_string(d.second).c_str());
-    const oclgrind::Size3 groups = inv->getNumGroups();
+    // Groups that took part: those that touched the user's buffers (an
+    // NDRange may hold groups that discovery turned away at once).
     fprintf(m_out, "{\"kind\":\"checked\",\"kernel\":%s,\"groups\":%zu}\n",
-            json_string(m_kernel).c_str(), groups.x * groups.y * groups.z);
+            json_string(m_kernel).c_str(), m_active_groups.size());
     fflush(m_out);
   }
 
@@ -448,6 +451,7 @@ private:
                   buffer) != m_ignored_buffers.end())
       return;
     a.local_barriers = m_local_barriers[a.group];
+    m_active_groups.insert(a.group);
     const size_t offset = m->extractOffset(address);
     for (size_t i = 0; i < size; i++)
       check_byte(m_shadow[address + i], a, buffer, offset + i);
@@ -564,6 +568,7 @@ private:
   std::unordered_map<size_t, unsigned> m_atomics;
   // Per group: the line of its k-th synchronisation, by k (from 1).
   std::unordered_map<size_t, std::map<unsigned, unsigned>> m_sync_lines;
+  std::unordered_set<size_t> m_active_groups; // that touched user buffers
   std::unordered_map<size_t, size_t> m_local_barriers; // by group
   // Per group, by how many synchronisations its work-items made: how
   // many made that many, and where the last was called.

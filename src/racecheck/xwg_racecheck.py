@@ -141,9 +141,15 @@ def print_report(findings, out):
               f"{d['detail']}", file=out)
     checked = sorted({f["kernel"] for f in findings if f["kind"] == "checked"})
     # One group can race only with itself: say so, or a clean report of
-    # a launch that discovery gave one group would claim too much.
-    alone = sorted({f["kernel"] for f in findings if f["kind"] == "checked"
-                    and f.get("groups") == 1})
+    # a kernel that discovery gave one group would claim too much. (A
+    # kernel's first launches are discovery's, on one group or with
+    # groups turned away: the most groups of any launch is what counts.)
+    most = {}
+    for f in findings:
+        if f["kind"] == "checked":
+            most[f["kernel"]] = max(most.get(f["kernel"], 0),
+                                    f.get("groups", 0))
+    alone = sorted(k for k, groups in most.items() if groups == 1)
     if alone:
         print(f"xwg-racecheck: warning: kernel(s) {', '.join(alone)} ran on "
               "one group, so races between groups could not show: run "
