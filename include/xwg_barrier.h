@@ -50,6 +50,11 @@
  *                      xwg_launch() returns XWG_ERROR_BARRIER_TIMEOUT
  *                      instead of hanging. After a failure, barriers order
  *                      nothing: only the host's status is authoritative.
+ *                      Built with -DXWG_CHECK_DIVERGENCE (or env
+ *                      XWG_CHECK_DIVERGENCE=1), a barrier, arrive or
+ *                      collective that only some work-items of a group
+ *                      call ends in XWG_ERROR_BARRIER_MISUSE where the
+ *                      device lets those pass (docs/guide.md).
  *   xwg_failed()       nonzero once a barrier wait of this group failed
  *                      (timed out, or saw the launch marked failed); the
  *                      same for all work-items of a group between

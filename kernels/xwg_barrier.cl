@@ -551,6 +551,46 @@ inline void xwg__misuse(xwg_self self, uint rule)
     (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
 }
 
+/* XWG_CHECK_DIVERGENCE (a build option; env XWG_CHECK_DIVERGENCE=1 sets
+ * it in xwg_program_build): a barrier, split arrive or collective entered
+ * by only some work-items of a group is misuse. Every work-item counts
+ * itself in before the entry work-group barrier (B1), and after it
+ * work-item 0 compares the count with the group's size and zeroes it.
+ * The counts of two calls never mix: work-item 0 zeroes before it leaves
+ * the call, and the others count again only in a later call, past a
+ * work-group barrier that work-item 0 reaches after the zeroing (B5 of
+ * this call, or of the wait that follows an arrive).
+ * It catches what the device lets happen: only where B1 lets the
+ * work-items that reach it pass without the others (NVIDIA's does) does
+ * work-item 0 see a short count. PoCL runs a branch with a barrier in
+ * every work-item, and on Intel's CPU runtime a work-item held at such a
+ * barrier never resumes: there the count is never short, and only
+ * xwg-racecheck finds the bug (docs/guide.md, "At run time"). Off by
+ * default: a local atomic per work-item per call. Local memory only,
+ * within the group: the relaxed atomic and B1 order it. */
+#if defined(XWG_CHECK_DIVERGENCE)
+#define xwg__count_arrival(self) \
+    ((void)atomic_inc(&(self).shared[XWG__SH_ARRIVED]))
+inline void xwg__check_arrivals(xwg_self self)
+{
+    if (get_local_id(0) == 0) {
+        const uint arrived = self.shared[XWG__SH_ARRIVED];
+        self.shared[XWG__SH_ARRIVED] = 0u;
+        uint expected = (uint)(get_local_size(0) * get_local_size(1) *
+                               get_local_size(2));
+#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 3
+        /* TEST ONLY: a check that takes any count for the whole group. */
+        expected = arrived;
+#endif
+        if (arrived != expected)
+            xwg__misuse(self, XWG__MISUSE_DIVERGENT);
+    }
+}
+#else
+#define xwg__count_arrival(self) ((void)0)
+#define xwg__check_arrivals(self) ((void)0)
+#endif
+
 /* Work-item 0 only: a misuse of `rule` unless the group's split barrier
  * is in the state `expected` (XWG__SPLIT_PENDING: arrived, not yet waited
  * for; 0: not). Only work-item 0 reads and writes xwg_self.split. */
@@ -601,7 +641,9 @@ inline void xwg_barrier_of(xwg_self self)
 #define XWG__WG_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE)
 #endif
     /* B1 entry: every work-item's accesses before work-item 0 arrives. */
+    xwg__count_arrival(self);
     XWG__WG_BARRIER();
+    xwg__check_arrivals(self);
     /* A split barrier's arrival must be waited for first: an episode
      * begun here would add to the counter before the arrival's episode
      * completes. */
@@ -674,7 +716,9 @@ inline void xwg__split_mark(xwg_self self)
 inline xwg_token xwg_barrier_arrive_of(xwg_self self)
 {
     /* B1 entry, as in xwg_barrier_of. */
+    xwg__count_arrival(self);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    xwg__check_arrivals(self);
     if (get_local_id(0) != 0)
         return 0u;
     xwg__check_pending(self, 0u, XWG__MISUSE_ARRIVE_TWICE);

@@ -50,7 +50,7 @@
  */
 
 /* ---- Known-bad collectives, for the tests (never shipped) ------------------
- * XWG_TEST_BROKEN_COLLECTIVE=N: 1 in xwg_barrier.cl, 2 below; what each
+ * XWG_TEST_BROKEN_COLLECTIVE=N: 1 and 3 in xwg_barrier.cl, 2 below; what each
  * breaks and the test that catches it: tests/known_bad.md. */
 
 /* ---- The combining operators ----------------------------------------------- */

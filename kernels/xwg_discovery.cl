@@ -33,7 +33,9 @@
                                it, so a group's work-items agree */
 #define XWG__SH_ALGO 3u     /* the launch's barrier algorithm */
 #define XWG__SH_WATCHDOG 4u /* the launch's XWG__W_WATCHDOG word */
-#define XWG__SH_WORDS 5u
+#define XWG__SH_ARRIVED 5u  /* XWG_CHECK_DIVERGENCE: the work-items that
+                               entered this barrier (xwg__count_arrival) */
+#define XWG__SH_WORDS 6u
 
 /* The bits of xwg_self.split, work-item 0's alone. */
 #define XWG__SPLIT_PENDING 1u /* between a split barrier's arrive and wait */
@@ -299,6 +301,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
         shared[XWG__SH_FAILED] = 0u;
         shared[XWG__SH_ALGO] = xwg__load_relaxed(&state[XWG__W_BARRIER_ALGO]);
         shared[XWG__SH_WATCHDOG] = watchdog;
+        shared[XWG__SH_ARRIVED] = 0u;
     }
     /* The ids reach the group's other work-items through local memory. */
     barrier(CLK_LOCAL_MEM_FENCE);

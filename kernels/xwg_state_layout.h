@@ -96,6 +96,10 @@
 #define XWG__MISUSE_GROUP_TOO_LARGE 5u       /* a collective in a group of
                                                 more work-items than
                                                 XWG__SCRATCH_WORDS */
+#define XWG__MISUSE_DIVERGENT 6u             /* a barrier, arrive or
+                                                collective that only some
+                                                work-items of a group made
+                                                (XWG_CHECK_DIVERGENCE) */
 
 #define XWG__CLOSED 0x80000000u /* stable window: the poll has closed */
 #define XWG__SENSE 0x80000000u  /* counter and tree barriers: the bit that

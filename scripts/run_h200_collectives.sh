@@ -5,6 +5,9 @@
 #   and 1024 work-items, per barrier algorithm: the split barrier's stress
 #   (10^6 episodes), every collective against the host's reference
 #   (10^5 episodes of 17 collectives each), and the four misuses;
+#   the divergence check (-DXWG_CHECK_DIVERGENCE) at 64, 256 and 1024
+#   work-items, and its known-bad build (--broken-collective 3), which
+#   must fail;
 #   xwg-bench's barrier, split barrier and all-reduce rows per call, and
 #   CUDA's all-reduce as CUDA users write it (bench/cuda/allreduce.cu)
 #   beside grid.sync(), in the same run.
@@ -15,7 +18,7 @@
 # 50000); SPLIT=0 leaves out the split barrier's stress; VARIANT="OPTIONS
 # TAG" also benchmarks a build with OPTIONS added (rows tagged TAG),
 # right after the default build, e.g. VARIANT="-DXWG_TUNE_WARP_COMBINE=0
-# three-barrier".
+# three-barrier". ONLY=divergence runs the divergence check alone.
 set -uo pipefail
 out=${OUT:-./h200-out}
 mkdir -p "$out"
@@ -24,6 +27,20 @@ driver=/tmp/xwg-build/barrier_driver
 stress="$out/collectives-stress-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$stress"
 status=0
+echo "== divergence check at 64, 256 and 1024, and its known-bad build" >&2
+for local in 64 256 1024; do
+  timeout 60 $driver --platform-name NVIDIA --local-size $local \
+      --only divergence --watchdog-ms 500 --csv "$stress" \
+      --label nvidia || status=1
+done
+# Known-bad: must report FAIL rows (the divergent kernels succeed).
+if timeout 60 $driver --platform-name NVIDIA --local-size 64 \
+    --only divergence --watchdog-ms 500 --broken-collective 3 \
+    --csv "$stress" --label nvidia-broken-collective-3; then
+  echo "known-bad divergence check passed: the check proves nothing" >&2
+  status=1
+fi
+[ "${ONLY:-}" = divergence ] && exit $status
 for local in 256 1024; do
   echo "== split, collectives and misuse at $local" >&2
   if [ "${SPLIT:-1}" != 0 ]; then

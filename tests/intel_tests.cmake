@@ -97,7 +97,8 @@ endforeach()
 # known-bad split barrier and collectives caught.
 foreach(case "split|64|40|" "collectives|64|16|counter"
              "collectives|64|16|tree" "collectives|64|16|xf"
-             "collectives|1024|4|counter" "collective_misuse|64|1|")
+             "collectives|1024|4|counter" "collective_misuse|64|1|"
+             "divergence|64|1|")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 only)
   list(GET parts 1 local)

@@ -124,6 +124,14 @@ static char *source_prefix(const xwg_context *ctx, const char *options)
         (options == NULL || strstr(options, "XWG_TUNE_FORCE_INLINE") == NULL))
         snprintf(defines + strlen(defines), sizeof defines - strlen(defines),
                  "#define XWG_TUNE_FORCE_INLINE 1\n");
+    /* Env XWG_CHECK_DIVERGENCE=1 checks that every work-item of a group
+     * makes each barrier call (kernels/xwg_barrier.cl), as the build
+     * option -DXWG_CHECK_DIVERGENCE does, without a change of code. */
+    const char *check = getenv("XWG_CHECK_DIVERGENCE");
+    if (check != NULL && strcmp(check, "1") == 0 &&
+        (options == NULL || strstr(options, "XWG_CHECK_DIVERGENCE") == NULL))
+        snprintf(defines + strlen(defines), sizeof defines - strlen(defines),
+                 "#define XWG_CHECK_DIVERGENCE 1\n");
     return concat(defines, xwg__kernel_library, "\n#line 1\n", "");
 }
 

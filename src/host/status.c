@@ -174,6 +174,9 @@ int xwg__misuse_error(unsigned rule)
         : rule == XWG__MISUSE_GROUP_TOO_LARGE
             ? "a collective in a work-group larger than XWG__SCRATCH_WORDS "
               "(build with xwg_program_build(), or define it)"
+        : rule == XWG__MISUSE_DIVERGENT
+            ? "a barrier, split arrive or collective that only some "
+              "work-items of a group called (XWG_CHECK_DIVERGENCE)"
             : "an unknown rule";
     xwg__set_last_error("kernel misuse (rule %u): %s", rule, what);
     XWG__TRACE("launch: kernel misuse (rule %u): %s", rule, what);

@@ -8,6 +8,8 @@
  *   misuse   the three watchdog cases, each of which must time out;
  *   split, collectives, collective_misuse  the split barrier and the
  *            collectives (collective_checks.c);
+ *   divergence  barriers and collectives made by some work-items of a
+ *            group, with -DXWG_CHECK_DIVERGENCE (divergence_checks.c);
  *   known_bad  (only when asked) a kernel with a race inside a group and
  *            an uninitialised read, for the Oclgrind report classifier.
  * It prints one CSV row per run and "N passed, M failed", and exits
@@ -19,7 +21,7 @@
  * Usage: barrier_driver [--platform-name S] [--local-size L]
  *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
  *          [--only stress|jacobi|misuse|split|collectives|collective_misuse|
- *                  known_bad] [--csv FILE] [--label TEXT]
+ *                  divergence|known_bad] [--csv FILE] [--label TEXT]
  *          [--algo xf|counter|tree]  (that barrier only)
  *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
  *                          work-group barriers, 3 relaxed releases, 4 all
@@ -29,8 +31,10 @@
  *                          their own; the stress run must then fail)
  *          [--broken-collective N]  (a known-bad split barrier or
  *                          collective: 1 a wait that does not wait, 2
- *                          partials read before they are published; the
- *                          split or collectives run must then fail)
+ *                          partials read before they are published, 3 a
+ *                          divergence check that takes any count for the
+ *                          whole group; the split, collectives or
+ *                          divergence run must then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
  *                          -DXWG_TUNE_TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run
@@ -393,6 +397,8 @@ int main(int argc, char **argv)
             run_collectives(&d, algo);
         if (wants(&d, "collective_misuse"))
             run_collective_misuse(&d, algo);
+        if (wants(&d, "divergence"))
+            run_divergence(&d, algo);
         if (d.xc != shared_xc) {
             xwg_context_release(d.xc);
             d.xc = shared_xc;

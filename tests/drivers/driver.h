@@ -65,4 +65,9 @@ void run_split(driver *d, xwg_barrier_algo algo);
 void run_collectives(driver *d, xwg_barrier_algo algo);
 void run_collective_misuse(driver *d, xwg_barrier_algo algo);
 
+/* divergence_checks.c: barriers and collectives made by some work-items
+ * of a group, built with -DXWG_CHECK_DIVERGENCE: misuse where the device
+ * lets xwg see it; the same calls by every work-item succeed. */
+void run_divergence(driver *d, xwg_barrier_algo algo);
+
 #endif
