@@ -84,6 +84,12 @@
  *                      all-reduce: every work-item's v combined, the
  *                      result to every work-item (int adds wrap; float
  *                      min and max are fmin and fmax);
+ *     xwg_reduce_token t = xwg_reduce_OP_T_arrive(v); ...;
+ *     xwg_reduce_OP_T_wait(t)
+ *                      the same all-reduce, nonblocking: work between the
+ *                      two overlaps it; the same bits; the split
+ *                      barrier's rules, and the wait must match the
+ *                      arrive's OP and T (else XWG_ERROR_BARRIER_MISUSE);
  *     xwg_broadcast_T(v, from)
  *                      work-item 0's v in participant `from` (the same in
  *                      every group, below xwg_num_groups(), else

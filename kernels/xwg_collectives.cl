@@ -50,7 +50,7 @@
  */
 
 /* ---- Known-bad collectives, for the tests (never shipped) ------------------
- * XWG_TEST_BROKEN_COLLECTIVE=N: 1 and 3 in xwg_barrier.cl, 2 below; what each
+ * XWG_TEST_BROKEN_COLLECTIVE=N: 1 and 3 in xwg_barrier.cl, 2 and 4 below; what each
  * breaks and the test that catches it: tests/known_bad.md. */
 
 /* ---- The combining operators ----------------------------------------------- */
@@ -401,6 +401,94 @@ XWG__DEFINE_REDUCE(add, float)
 XWG__DEFINE_REDUCE(min, float)
 XWG__DEFINE_REDUCE(max, float)
 
+/* ---- Nonblocking all-reduce -------------------------------------------------
+ * t = xwg_reduce_OP_T_arrive(v), then r = xwg_reduce_OP_T_wait(t): the
+ * all-reduce above in two halves, around the split barrier. The arrive
+ * runs C1 and publishes the group's partial (C2's store, then the split
+ * arrive's B1/B2 release it); the wait runs the split wait (B3-B5, with
+ * the watchdog) and C3. Work between the two overlaps the reduction. The
+ * result has the same bits as xwg_reduce_OP_T(v) (the same C1, fold and
+ * C3), and the pair is a barrier as the split barrier is: what is done
+ * before the arrive happens-before what is done after the wait.
+ * The split barrier's rules hold: one arrive at a time, and no barrier
+ * or collective between it and its wait (XWG_ERROR_BARRIER_MISUSE). The
+ * wait must name the arrive's operator and type: its token says which
+ * (rule 7 otherwise). Banks: the arrive takes the call's bank, and its
+ * wait reads it before the group's next arrive, so the two-bank argument
+ * above holds unchanged. */
+typedef struct {
+    /* The call's bank, as the arrive's pointer: where the wait computed
+     * the same address again from the bank's index, PoCL 3.1 read a
+     * partial before the arrive had stored it (wrong sums, one group). */
+    volatile XWG__GLOBAL_WORD *bank;
+    xwg_token barrier; /* the split arrive's token (work-item 0's) */
+    uint reduction;    /* XWG__OP_ID_OP | XWG__TYPE_ID_T: the wait's own */
+} xwg_reduce_token;
+
+#define XWG__OP_ID_add 1u
+#define XWG__OP_ID_min 2u
+#define XWG__OP_ID_max 3u
+#define XWG__TYPE_ID_uint 0u
+#define XWG__TYPE_ID_int 4u
+#define XWG__TYPE_ID_float 8u
+
+/* Known-bad 4 (tests only): the wait reads the partials before its split
+ * wait, as collective 2 reads them before the barrier. */
+#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 4
+#define XWG__READS_BEFORE_WAIT 1
+#else
+#define XWG__READS_BEFORE_WAIT 0
+#endif
+
+#define XWG__DEFINE_REDUCE_SPLIT(OP, T)                                        \
+    inline xwg_reduce_token xwg_reduce_##OP##_##T##_arrive_of(xwg_self self,  \
+                                                              T v)             \
+    {                                                                          \
+        xwg_reduce_token t;                                                    \
+        volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);                \
+        t.bank = bank;                                                         \
+        t.reduction = XWG__OP_ID_##OP | XWG__TYPE_ID_##T;                      \
+        /* C1, and C2's store: before the arrive's B1, so released by B2. */  \
+        const T part = xwg__part_to0_##OP##_##T(self.scratch, v,              \
+                                                (uint)get_local_size(0));     \
+        if (get_local_id(0) == 0u)                                             \
+            xwg__store_relaxed(&bank[self.group_id], as_uint(part));           \
+        t.barrier = xwg_barrier_arrive_of(self);                               \
+        return t;                                                              \
+    }                                                                          \
+    inline T xwg_reduce_##OP##_##T##_wait_of(xwg_self self,                   \
+                                             xwg_reduce_token t)               \
+    {                                                                          \
+        const uint l = (uint)get_local_id(0);                                  \
+        const uint size = (uint)get_local_size(0);                             \
+        const uint n = self.num_groups;                                        \
+        volatile XWG__GLOBAL_WORD *bank = t.bank;                              \
+        if (l == 0u && t.reduction != (XWG__OP_ID_##OP | XWG__TYPE_ID_##T))   \
+            xwg__misuse(self, XWG__MISUSE_REDUCE_MISMATCH);                    \
+        T fold = (T)0; /* work-items past the participants: left out */       \
+        if (!XWG__READS_BEFORE_WAIT)                                           \
+            xwg_barrier_wait_of(self, t.barrier);                              \
+        /* C3, as in the blocking all-reduce: the wait's B5 acquired every   \
+         * participant's partial for every work-item. */                       \
+        if (l < n)                                                             \
+            fold = xwg__fold_##OP##_##T(                                       \
+                bank, l + size, n, size,                                       \
+                as_##T(xwg__load_relaxed(&bank[l])));                          \
+        if (XWG__READS_BEFORE_WAIT)                                            \
+            xwg_barrier_wait_of(self, t.barrier);                              \
+        return xwg__group_##OP##_##T(self.scratch, fold, min(size, n));       \
+    }
+
+XWG__DEFINE_REDUCE_SPLIT(add, uint)
+XWG__DEFINE_REDUCE_SPLIT(min, uint)
+XWG__DEFINE_REDUCE_SPLIT(max, uint)
+XWG__DEFINE_REDUCE_SPLIT(add, int)
+XWG__DEFINE_REDUCE_SPLIT(min, int)
+XWG__DEFINE_REDUCE_SPLIT(max, int)
+XWG__DEFINE_REDUCE_SPLIT(add, float)
+XWG__DEFINE_REDUCE_SPLIT(min, float)
+XWG__DEFINE_REDUCE_SPLIT(max, float)
+
 /* ---- Broadcast -------------------------------------------------------------
  * xwg_broadcast_T(v, from): work-item 0's v in participant `from`, to
  * every work-item. `from` must be the same everywhere and below
@@ -473,6 +561,36 @@ XWG__DEFINE_SCAN(float)
 #define xwg_reduce_add_float(v) xwg_reduce_add_float_of(xwg__self, (v))
 #define xwg_reduce_min_float(v) xwg_reduce_min_float_of(xwg__self, (v))
 #define xwg_reduce_max_float(v) xwg_reduce_max_float_of(xwg__self, (v))
+#define xwg_reduce_add_uint_arrive(v)                                          \
+    xwg_reduce_add_uint_arrive_of(xwg__self, (v))
+#define xwg_reduce_add_uint_wait(t) xwg_reduce_add_uint_wait_of(xwg__self, (t))
+#define xwg_reduce_add_int_arrive(v)                                           \
+    xwg_reduce_add_int_arrive_of(xwg__self, (v))
+#define xwg_reduce_add_int_wait(t) xwg_reduce_add_int_wait_of(xwg__self, (t))
+#define xwg_reduce_add_float_arrive(v)                                         \
+    xwg_reduce_add_float_arrive_of(xwg__self, (v))
+#define xwg_reduce_add_float_wait(t)                                           \
+    xwg_reduce_add_float_wait_of(xwg__self, (t))
+#define xwg_reduce_min_uint_arrive(v)                                          \
+    xwg_reduce_min_uint_arrive_of(xwg__self, (v))
+#define xwg_reduce_min_uint_wait(t) xwg_reduce_min_uint_wait_of(xwg__self, (t))
+#define xwg_reduce_min_int_arrive(v)                                           \
+    xwg_reduce_min_int_arrive_of(xwg__self, (v))
+#define xwg_reduce_min_int_wait(t) xwg_reduce_min_int_wait_of(xwg__self, (t))
+#define xwg_reduce_min_float_arrive(v)                                         \
+    xwg_reduce_min_float_arrive_of(xwg__self, (v))
+#define xwg_reduce_min_float_wait(t)                                           \
+    xwg_reduce_min_float_wait_of(xwg__self, (t))
+#define xwg_reduce_max_uint_arrive(v)                                          \
+    xwg_reduce_max_uint_arrive_of(xwg__self, (v))
+#define xwg_reduce_max_uint_wait(t) xwg_reduce_max_uint_wait_of(xwg__self, (t))
+#define xwg_reduce_max_int_arrive(v)                                           \
+    xwg_reduce_max_int_arrive_of(xwg__self, (v))
+#define xwg_reduce_max_int_wait(t) xwg_reduce_max_int_wait_of(xwg__self, (t))
+#define xwg_reduce_max_float_arrive(v)                                         \
+    xwg_reduce_max_float_arrive_of(xwg__self, (v))
+#define xwg_reduce_max_float_wait(t)                                           \
+    xwg_reduce_max_float_wait_of(xwg__self, (t))
 #define xwg_broadcast_uint(v, from) xwg_broadcast_uint_of(xwg__self, (v), (from))
 #define xwg_broadcast_int(v, from) xwg_broadcast_int_of(xwg__self, (v), (from))
 #define xwg_broadcast_float(v, from)                                           \

@@ -100,6 +100,9 @@
                                                 collective that only some
                                                 work-items of a group made
                                                 (XWG_CHECK_DIVERGENCE) */
+#define XWG__MISUSE_REDUCE_MISMATCH 7u       /* a nonblocking reduction's
+                                                wait of another operator or
+                                                type than its arrive */
 
 #define XWG__CLOSED 0x80000000u /* stable window: the poll has closed */
 #define XWG__SENSE 0x80000000u  /* counter and tree barriers: the bit that

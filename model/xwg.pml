@@ -37,6 +37,12 @@
  *              xwg_collectives.cl): the episode's partial is stored in bank
  *              e % 2 before it (published by the arrival), and after it
  *              every participant reads all n partials, one at a time
+ *   NONBLOCKING 1 (with COLLECTIVE): every all-reduce is the nonblocking
+ *              one, xwg_reduce_OP_T_arrive() (the partial, then the split
+ *              arrive that publishes it) and, after steps of the group's
+ *              own, xwg_reduce_OP_T_wait(token) (the split wait, then the
+ *              reads); with EARLY_READ, KNOWN-BAD: the reads between the
+ *              two (known-bad collective 4)
  *   ONE_BANK   1: KNOWN-BAD all-reduce with one bank of partials
  *   EARLY_READ 1: KNOWN-BAD all-reduce that reads the partials before
  *              its barrier (known-bad collective 2)
@@ -135,6 +141,12 @@
 #endif
 #ifndef EARLY_READ
 #define EARLY_READ 0
+#endif
+#ifndef NONBLOCKING
+#define NONBLOCKING 0
+#endif
+#if NONBLOCKING && !COLLECTIVE
+#error "NONBLOCKING is an all-reduce: set COLLECTIVE too"
 #endif
 #if (SPLIT || COLLECTIVE) && BARRIER != 2 && BARRIER != 3
 #error "SPLIT and COLLECTIVE run on the counter or the tree (BARRIER 2, 3)"
@@ -349,7 +361,18 @@ inline tree_wait() {
 
 inline barrier(me, n, e) {
 #if BARRIER == 2 || BARRIER == 3
-#if SPLIT
+#if NONBLOCKING
+    /* xwg_reduce_OP_T_arrive(): the partial is buffered (above) and the
+     * arrival publishes it; the other groups run at will before this
+     * group's wait; then xwg_reduce_OP_T_wait(token): the wait, and the
+     * reads after the barrier (below). EARLY_READ: KNOWN-BAD, the reads
+     * made between the arrive and the wait. */
+    ARRIVE(me, n, e);
+#if EARLY_READ
+    read_partials(n, e);
+#endif
+    WAIT()
+#elif SPLIT
     /* xwg_barrier_arrive(); the group's own work, which stores the next
      * episode's value early (a store after the arrival, which this
      * barrier does not order); xwg_barrier_wait(token). */
@@ -465,7 +488,7 @@ proctype group(byte g)
             buffered[me] = e; pending[me] = true; gfail = gfail || wf;
             wf = false };
         reached[e]++;
-#if COLLECTIVE && EARLY_READ
+#if COLLECTIVE && EARLY_READ && !NONBLOCKING
         read_partials(n, e);
 #endif
         barrier(me, n, e);

@@ -62,7 +62,7 @@ name_barrier() { case $1 in 1) echo xf;; 2) echo counter;; 3) echo tree;; 9) ech
 # (FANIN: the tree's groups per cluster; the model's default, 2, unless
 # given or empty. FLAT 1: the tree's flat wake, shown as tree-flat. BAD:
 # switches of the model, each set to 1 and shown in the name: SPLIT or
-# COLLECTIVE, and the known-bad NO_RESET, ALWAYS_LAST, NO_WAIT, ONE_BANK,
+# COLLECTIVE (with NONBLOCKING), and the known-bad NO_RESET, ALWAYS_LAST, NO_WAIT, ONE_BANK,
 # EARLY_READ, ASSUME_CLEAR)
 check() {
   local dir=$1 p=$2 b=$3 r=$4 w=$5 n=$6 k=$7 check=$8 expect=$9
@@ -158,6 +158,8 @@ for n in $ns; do
       run 2 2 0 0 $n $k $check pass "" 0 COLLECTIVE
       run 2 3 0 0 $n $k $check pass "" 0 COLLECTIVE
       run 2 3 0 0 $n $k $check pass "" 1 COLLECTIVE
+      run 2 2 0 0 $n $k $check pass "" 0 "COLLECTIVE NONBLOCKING"
+      run 2 3 0 0 $n $k $check pass "" 1 "COLLECTIVE NONBLOCKING"
     done
   done
 done
@@ -191,11 +193,14 @@ run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE ONE_BANK"  # one bank of partials
 run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE ONE_BANK"
 run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE EARLY_READ"  # partials read early
 run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE EARLY_READ"
+run 2 2 0 0 3 2 safety fail "" 0 "COLLECTIVE NONBLOCKING EARLY_READ"  # reads before the wait
+run 2 3 0 0 3 2 safety fail "" 1 "COLLECTIVE NONBLOCKING EARLY_READ"
 run 2 2 0 0 3 2 safety fail "" 0 ASSUME_CLEAR  # the top bit taken for clear
 run 2 3 0 0 3 2 safety fail "" 1 ASSUME_CLEAR
 run 0 2 0 1 3 2 safety pass "" 0 SPLIT      # the watchdog, N > K
 run 0 3 0 1 3 2 safety pass "" 1 SPLIT
 run 0 2 0 1 3 2 safety pass "" 0 COLLECTIVE
+run 0 2 0 1 3 2 safety pass "" 0 "COLLECTIVE NONBLOCKING"
 
 wait
 

@@ -177,6 +177,9 @@ int xwg__misuse_error(unsigned rule)
         : rule == XWG__MISUSE_DIVERGENT
             ? "a barrier, split arrive or collective that only some "
               "work-items of a group called (XWG_CHECK_DIVERGENCE)"
+        : rule == XWG__MISUSE_REDUCE_MISMATCH
+            ? "a nonblocking reduction's wait of another operator or type "
+              "than its arrive (xwg_reduce_OP_T_arrive and _wait must match)"
             : "an unknown rule";
     xwg__set_last_error("kernel misuse (rule %u): %s", rule, what);
     XWG__TRACE("launch: kernel misuse (rule %u): %s", rule, what);

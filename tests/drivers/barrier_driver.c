@@ -33,8 +33,9 @@
  *                          collective: 1 a wait that does not wait, 2
  *                          partials read before they are published, 3 a
  *                          divergence check that takes any count for the
- *                          whole group; the split, collectives or
- *                          divergence run must then fail)
+ *                          whole group, 4 a nonblocking all-reduce
+ *                          that reads before it waits; the split,
+ *                          collectives or divergence run must then fail)
  *          [--build-options S]  (a variant of xwg-bench, e.g.
  *                          -DXWG_TUNE_TREE_FANIN=8u: its stress tests)
  *          [--min-groups N]  (a stress run on fewer groups fails: a run

@@ -3,13 +3,14 @@
  * the collectives:
  *   split        the stress check through xwg_barrier_arrive/_wait, with
  *                work between them;
- *   collectives  every all-reduce, broadcast and scan in every episode,
+ *   collectives  every all-reduce (blocking and nonblocking), broadcast
+ *                and scan in every episode,
  *                each result compared bit for bit with the host's
  *                reference, which follows the order of summation that
  *                kernels/xwg_collectives.cl documents (so a float result
  *                that is right but in another order fails: the order is
  *                a promise);
- *   collective_misuse  the four misuses a kernel can be seen to make,
+ *   collective_misuse  the six misuses a kernel can be seen to make,
  *                each of which must end in XWG_ERROR_BARRIER_MISUSE.
  */
 #include "collective_kernels.h"
@@ -296,11 +297,13 @@ void run_collective_misuse(driver *d, xwg_barrier_algo algo)
 {
     static const char *names[] = {"arrive_twice", "wait_without_arrive",
                                   "barrier_while_arrived",
+                                  "reduce_wait_mismatch",
+                                  "collective_while_reducing",
                                   "broadcast_from_nobody"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         cl_kernel k = build(d, collective_misuse_source, names[i]);
         cl_mem out = NULL;
-        if (!strcmp(names[i], "broadcast_from_nobody")) {
+        if (i >= 3) { /* the kernels with an output */
             out = buffer(d, sizeof(cl_uint));
             clSetKernelArg(k, 0, sizeof out, &out);
         }
