@@ -49,7 +49,9 @@
  *          [--barriers-only]   (full occupancy, barriers and pingpong only:
  *                               for variants)
  *          [--collectives]     (with --barriers-only: also the split
- *                               barrier and the all-reduces, per call,
+ *                               barrier and the all-reduces, blocking
+ *                               and nonblocking, and the nonblocking
+ *                               one's overlap with work, per call,
  *                               beside each barrier row at full occupancy)
  *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
  *          [--placements N]    (also the floor, and the counter and tree
@@ -95,6 +97,50 @@ static const char bench_source[] =
     "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
     "        acc = xwg_reduce_add_float(acc * 0.5f);\n"
     "    if (xwg_global_id() == 0) sink[0] = acc;\n"
+    "}\n"
+    /* The nonblocking all-reduce with nothing between arrive and wait;
+     * then the same with work between (WORK dependent FMAs per
+     * work-item), against the blocking call followed by that work: the
+     * overlap is what the nonblocking call saves. */
+    "#define WORK(w) for (uint k = 0; k < 256u; k++) w = fma(w, 0.999f, 0.5f)\n"
+    "__kernel void reduces_float_nb(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    float acc = 1.0f;\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
+    "        xwg_reduce_token t = xwg_reduce_add_float_arrive(acc * 0.5f);\n"
+    "        acc = xwg_reduce_add_float_wait(t);\n"
+    "    }\n"
+    "    if (xwg_global_id() == 0) sink[0] = acc;\n"
+    "}\n"
+    "__kernel void reduces_float_work(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    float acc = 1.0f, w = (float)get_local_id(0);\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
+    "        acc = xwg_reduce_add_float(acc * 0.5f + w * 1e-30f);\n"
+    "        WORK(w);\n"
+    "    }\n"
+    "    if (xwg_global_id() == 0) sink[0] = acc + w;\n"
+    "}\n"
+    "__kernel void reduces_float_nb_work(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    float acc = 1.0f, w = (float)get_local_id(0);\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
+    "        xwg_reduce_token t = xwg_reduce_add_float_arrive(acc * 0.5f + w * 1e-30f);\n"
+    "        WORK(w);\n"
+    "        acc = xwg_reduce_add_float_wait(t);\n"
+    "    }\n"
+    "    if (xwg_global_id() == 0) sink[0] = acc + w;\n"
+    "}\n"
+    "__kernel void work_only(uint count, __global float *sink, XWG_STATE)\n"
+    "{\n"
+    "    XWG_DISCOVER();\n"
+    "    float w = (float)get_local_id(0);\n"
+    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
+    "        WORK(w);\n"
+    "    if (xwg_global_id() == 0) sink[0] = w;\n"
     "}\n"
     "__kernel void reduces_uint(uint count, __global float *sink, XWG_STATE)\n"
     "{\n"
@@ -279,19 +325,23 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
     return t[1];
 }
 
-/* Beside a barrier row (same launch options): the split barrier and the
- * all-reduces, per call. */
+/* Beside a barrier row (same launch options): the split barrier, the
+ * all-reduces (blocking and nonblocking), and the nonblocking one's
+ * overlap (with work between, beside the blocking one and the work
+ * alone), per call. */
 static void measure_collectives(bench *b, int xf, size_t local,
                                 const xwg_launch_options *lo, cl_mem sink)
 {
-    static const char *const kernels[] = {"splits", "reduces_float",
-                                          "reduces_uint"};
-    static const char *const rows[] = {"split", "allreduce-float",
-                                       "allreduce-uint"};
+    static const char *const kernels[] = {
+        "splits", "reduces_float", "reduces_uint", "reduces_float_nb",
+        "reduces_float_work", "reduces_float_nb_work", "work_only"};
+    static const char *const rows[] = {
+        "split", "allreduce-float", "allreduce-uint", "allreduce-float-nb",
+        "allreduce-float+work", "allreduce-float-nb+work", "work"};
     xwg_context *shared_xc = b->xc;
     if (xf)
         b->xc = b->xf_xc;
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
         int err;
         cl_kernel k = clCreateKernel(xf ? b->xf_prog : b->prog, kernels[i],
                                      &err);
