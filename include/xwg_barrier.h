@@ -95,11 +95,14 @@
  *                      every group, below xwg_num_groups(), else
  *                      XWG_ERROR_BARRIER_MISUSE), to every work-item;
  *     xwg_scan_exclusive_add_T(v, &total)
- *                      with v the group's value (work-item 0's counts):
- *                      the sum of the values of participants 0 .. g-1 to
- *                      participant g (0 to participant 0), and the sum
- *                      over all in *total: a group's first output index
- *                      and the output's length, for stream compaction.
+ *                      every work-item's v, in participant order: the sum
+ *                      of the values before its own to each, the sum of
+ *                      all in *total: an element's output index and the
+ *                      output's length, for stream compaction
+ *                      (examples/compact.c);
+ *     xwg_scan_groups_exclusive_add_T(v, &total)
+ *                      the same over one value per group (work-item 0's
+ *                      counts): participants 0 .. g-1's to participant g.
  *                      Float results are bit-identical from run to run
  *                      for the same values, device, local size and
  *                      participants: the order of summation is fixed

@@ -515,15 +515,16 @@ XWG__DEFINE_BROADCAST(int)
 XWG__DEFINE_BROADCAST(float)
 
 /* ---- Exclusive scan across groups --------------------------------------------
- * xwg_scan_exclusive_add_T(v, &total): with v the group's value (work-item
- * 0's counts; pass the same in every work-item), returns the sum of the
- * values of participants 0 .. g-1 to every work-item of participant g (0
+ * xwg_scan_groups_exclusive_add_T(v, &total): with v the group's value
+ * (work-item 0's counts; pass the same in every work-item), returns the
+ * sum of the values of participants 0 .. g-1 to every work-item of
+ * participant g (0
  * in participant 0), and stores the sum over all participants in *total.
  * For stream compaction: v = the group's count, the result its first
  * output index, *total the output's length. */
 #define XWG__DEFINE_SCAN(T)                                                    \
-    inline T xwg_scan_exclusive_add_##T##_of(xwg_self self, T v,              \
-                                             __private T *total)               \
+    inline T xwg_scan_groups_exclusive_add_##T##_of(xwg_self self, T v,       \
+                                                    __private T *total)        \
     {                                                                          \
         const uint l = (uint)get_local_id(0);                                  \
         const uint size = (uint)get_local_size(0);                             \
@@ -550,6 +551,64 @@ XWG__DEFINE_BROADCAST(float)
 XWG__DEFINE_SCAN(uint)
 XWG__DEFINE_SCAN(int)
 XWG__DEFINE_SCAN(float)
+
+/* ---- Exclusive scan across the grid, one value per work-item ---------------
+ * xwg_scan_exclusive_add_T(v, &total): every work-item's v, in
+ * participant order (participant 0's work-items 0, 1, ..., then
+ * participant 1's, ...): returns to each the sum of the values before
+ * its own (0 to the first), and stores the sum of all in *total. For
+ * stream compaction: v = 1 for an element kept, the result its output
+ * index, *total the output's length.
+ * Order (floats; int and uint are exact): the group's values in runs of
+ * 32 work-items; E = the sum of the values before the work-item's in its
+ * run, left to right from 0; T_k = run k's sum, left to right from 0;
+ * O = the runs before its run, summed left to right from 0; the group's
+ * sum S = the same over all its runs. Participant g's offset G is the
+ * groups' scan above of the S's (0 in participant 0), and the result is
+ * G + (O + E). Three work-group barriers and one global barrier. */
+#define XWG__DEFINE_ITEM_SCAN(T)                                               \
+    inline T xwg_scan_exclusive_add_##T##_of(xwg_self self, T v,              \
+                                             __private T *total)               \
+    {                                                                          \
+        __local uint *s = self.scratch;                                        \
+        const uint l = (uint)get_local_id(0);                                  \
+        const uint size = (uint)get_local_size(0);                             \
+        const uint run = l >> 5, runs = (size + 31u) >> 5;                     \
+        /* (A group larger than the scratch is refused, xwg__next_bank.) */   \
+        barrier(CLK_LOCAL_MEM_FENCE); /* the last call's readers first */     \
+        if (l < (XWG__SCRATCH_WORDS))                                          \
+            s[l] = as_uint(v);                                                 \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        /* E, and the run's sum in the run's first work-item. */              \
+        T e = (T)0, sum = (T)0;                                                \
+        const uint end = min(size, min((run + 1u) << 5,                        \
+                                       (uint)(XWG__SCRATCH_WORDS)));           \
+        for (uint j = run << 5; j < end; j++) {                                \
+            if (j == l)                                                        \
+                e = sum;                                                       \
+            sum = xwg__op_add_##T(sum, as_##T(s[j]));                          \
+        }                                                                      \
+        barrier(CLK_LOCAL_MEM_FENCE); /* every read of the values done */     \
+        if ((l & 31u) == 0u)                                                   \
+            s[run] = as_uint(sum);                                             \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        /* O, and the group's sum S. */                                        \
+        T before = (T)0, group = (T)0;                                         \
+        for (uint k = 0u; k < runs; k++) {                                     \
+            if (k == run)                                                      \
+                before = group;                                                \
+            group = xwg__op_add_##T(group, as_##T(s[k]));                      \
+        }                                                                      \
+        /* G: the groups' scan (its barrier's B1 keeps the reads of s above \
+         * before its trees' writes). */                                       \
+        const T offset = xwg_scan_groups_exclusive_add_##T##_of(self, group,  \
+                                                                 total);       \
+        return xwg__op_add_##T(offset, xwg__op_add_##T(before, e));            \
+    }
+
+XWG__DEFINE_ITEM_SCAN(uint)
+XWG__DEFINE_ITEM_SCAN(int)
+XWG__DEFINE_ITEM_SCAN(float)
 
 /* ---- The calls kernels make ------------------------------------------------- */
 #define xwg_reduce_add_uint(v) xwg_reduce_add_uint_of(xwg__self, (v))
@@ -595,6 +654,12 @@ XWG__DEFINE_SCAN(float)
 #define xwg_broadcast_int(v, from) xwg_broadcast_int_of(xwg__self, (v), (from))
 #define xwg_broadcast_float(v, from)                                           \
     xwg_broadcast_float_of(xwg__self, (v), (from))
+#define xwg_scan_groups_exclusive_add_uint(v, total)                           \
+    xwg_scan_groups_exclusive_add_uint_of(xwg__self, (v), (total))
+#define xwg_scan_groups_exclusive_add_int(v, total)                            \
+    xwg_scan_groups_exclusive_add_int_of(xwg__self, (v), (total))
+#define xwg_scan_groups_exclusive_add_float(v, total)                          \
+    xwg_scan_groups_exclusive_add_float_of(xwg__self, (v), (total))
 #define xwg_scan_exclusive_add_uint(v, total)                                  \
     xwg_scan_exclusive_add_uint_of(xwg__self, (v), (total))
 #define xwg_scan_exclusive_add_int(v, total)                                   \

@@ -46,8 +46,12 @@ __kernel void xwg_orders_probe(__global uint *out, XWG_STATE)
     uint token = xwg_barrier_arrive();
     xwg_barrier_wait(token);
     uint total;
+    xwg_reduce_token r = xwg_reduce_add_uint_arrive(4u);
+    uint nonblocking = xwg_reduce_add_uint_wait(r);
     out[0] = xwg_reduce_add_uint(1u) + xwg_broadcast_uint(2u, 0u) +
-             xwg_scan_exclusive_add_uint(3u, &total) + xwg_failed();
+             xwg_scan_exclusive_add_uint(3u, &total) +
+             xwg_scan_groups_exclusive_add_uint(5u, &total) + nonblocking +
+             xwg_failed();
 }
 """
 
@@ -230,7 +234,9 @@ RULES = [
 # device scope or wider: another group is another work-group.
 SCOPED = ["xwg__discover", "xwg_barrier_of", "xwg_barrier_arrive_of",
           "xwg_barrier_wait_of", "xwg_reduce_add_uint_of",
-          "xwg_broadcast_uint_of", "xwg_scan_exclusive_add_uint_of"]
+          "xwg_broadcast_uint_of", "xwg_scan_exclusive_add_uint_of",
+          "xwg_scan_groups_exclusive_add_uint_of",
+          "xwg_reduce_add_uint_arrive_of", "xwg_reduce_add_uint_wait_of"]
 
 
 def compile_ir(clang, root, path, defines):

@@ -141,6 +141,10 @@ set_tests_properties(example_jacobi_intel PROPERTIES
 xwg_intel_test(example_sort_intel 300 examples xwg-example-sort "Intel" 2000 16)
 set_tests_properties(example_sort_intel PROPERTIES PASS_REGULAR_EXPRESSION
   "sort: 2000 ints .* on [0-9]+ groups of 16: sorted")
+xwg_intel_test(example_compact_intel 300 examples xwg-example-compact "Intel"
+  100000)
+set_tests_properties(example_compact_intel PROPERTIES
+  PASS_REGULAR_EXPRESSION "matches the CPU, in order")
 if(TARGET xwg-apps)
   foreach(g grid:32x32 rmat:10)
     string(REPLACE ":" "_" gname ${g})

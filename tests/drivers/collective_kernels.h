@@ -93,6 +93,10 @@ static const char collectives_source[] =
     COLLECTIVE_STR(COLLECTIVE_LAYOUT) "\n"
     COLLECTIVE_STR(COLLECTIVE_VALUES) "\n"
     "inline uint expected(uint e, uint slot) { return e * 0x9E3779B9u ^ slot; }\n"
+    /* The sum of y % 7 over y < x. (The remainder as x - 7q: with x % 7
+     * beside x / 7, clang emits a `freeze`, which Oclgrind's
+     * uninitialised-value plugin cannot run.) */
+    "inline uint prefix7(uint x) { uint q = x / 7u, r = x - 7u * q; return q * 21u + r * (r - 1u) / 2u; }\n"
     "#define CHECK(kind, ok) bad[kind] += (ok) ? 0u : 1u\n"
     /* Its local size declared: without it NVIDIA's compiler gives the
      * kernel more registers than a group of 1024 may have on the H200. */
@@ -147,12 +151,25 @@ static const char collectives_source[] =
     "        __global const uint *scan = row + REDUCTIONS + 3u * g;\n"
     "        __global const uint *total = row + REDUCTIONS + 3u * n;\n"
     "        uint tu; int ti; float tf;\n"
-    "        CHECK(E_SCAN, xwg_scan_exclusive_add_uint(value_uint(p, g) & 0xffffu, &tu) == scan[0]);\n"
+    "        CHECK(E_SCAN, xwg_scan_groups_exclusive_add_uint(value_uint(p, g) & 0xffffu, &tu) == scan[0]);\n"
     "        CHECK(E_TOTAL, tu == total[0]);\n"
-    "        CHECK(E_SCAN, as_uint(xwg_scan_exclusive_add_int(value_int(p, g), &ti)) == scan[1]);\n"
+    "        CHECK(E_SCAN, as_uint(xwg_scan_groups_exclusive_add_int(value_int(p, g), &ti)) == scan[1]);\n"
     "        CHECK(E_TOTAL, as_uint(ti) == total[1]);\n"
-    "        CHECK(E_SCAN, as_uint(xwg_scan_exclusive_add_float(value_float(p, g), &tf)) == scan[2]);\n"
+    "        CHECK(E_SCAN, as_uint(xwg_scan_groups_exclusive_add_float(value_float(p, g), &tf)) == scan[2]);\n"
     "        CHECK(E_TOTAL, as_uint(tf) == total[2]);\n"
+    /* The per-work-item scan, on values whose every partial sum is
+     * exact (so any order gives these bits): x % 7 for work-item x
+     * among the participants, as uint, as int less 3, and as float
+     * times 2^-10 (sums below 2^14, multiples of 2^-10). */
+    "        const uint before = prefix7(gid), all = prefix7(n * size);\n"
+    "        CHECK(E_SCAN, xwg_scan_exclusive_add_uint(gid % 7u, &tu) == before);\n"
+    "        CHECK(E_TOTAL, tu == all);\n"
+    "        CHECK(E_SCAN, xwg_scan_exclusive_add_int((int)(gid % 7u) - 3, &ti) ==\n"
+    "                      (int)(before - 3u * gid));\n"
+    "        CHECK(E_TOTAL, ti == (int)(all - 3u * n * size));\n"
+    "        CHECK(E_SCAN, xwg_scan_exclusive_add_float((float)(gid % 7u) / 1024.0f, &tf) ==\n"
+    "                      (float)before / 1024.0f);\n"
+    "        CHECK(E_TOTAL, tf == (float)all / 1024.0f);\n"
     "    }\n"
     "    for (uint k = 0; k < E_GROUPS; k++)\n"
     "        if (bad[k]) atomic_add(&errors[k], min(bad[k], 1000u));\n"
