@@ -34,24 +34,55 @@ static int csr_alloc(csr_matrix *a, uint32_t n, uint32_t nnz)
     return 0;
 }
 
-/* A fixed generator (splitmix64), so that the matrix is the same on every
- * machine and in both solvers; uniform in [0, 1). */
-static float next_uniform(uint64_t *s)
+void csr_rand_seed(csr_rand *g, uint32_t seed)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (float)(z >> 40) / (float)(1u << 24);
+    /* glibc's srandom_r for TYPE_3: r[0] = seed (0 taken as 1), r[i] =
+     * 16807 r[i-1] mod (2^31 - 1) for i < 31 (Schrage's method, as
+     * glibc computes it), r[31 .. 33] = r[0 .. 2]; then 310 outputs are
+     * thrown away. */
+    int32_t r = seed == 0 ? 1 : (int32_t)seed;
+    g->word[0] = (uint32_t)r;
+    for (int i = 1; i < 31; i++) {
+        const int32_t hi = r / 127773, lo = r % 127773;
+        r = 16807 * lo - 2836 * hi;
+        if (r < 0)
+            r += 2147483647;
+        g->word[i] = (uint32_t)r;
+    }
+    for (int i = 31; i < 34; i++)
+        g->word[i] = g->word[i - 31];
+    g->next = 34;
+    for (int i = 0; i < 310; i++)
+        (void)csr_rand_next(g);
+}
+
+int32_t csr_rand_next(csr_rand *g)
+{
+    /* r[i] = r[i-31] + r[i-3] (mod 2^32), output r[i] >> 1; the ring
+     * holds r[i-34 .. i-1], word i % 34 being r[i-34], which this
+     * overwrites. */
+    const uint32_t i = g->next++;
+    const uint32_t v = g->word[(i - 31) % 34] + g->word[(i - 3) % 34];
+    g->word[i % 34] = v;
+    return (int32_t)(v >> 1);
+}
+
+/* (float)rand() / RAND_MAX, as C evaluates it in the sample: both
+ * operands rounded to float, the quotient in float. */
+static float uniform_as_sample(csr_rand *g)
+{
+    return (float)csr_rand_next(g) / (float)2147483647;
 }
 
 int csr_tridiagonal(csr_matrix *a, uint32_t n)
 {
     if (n < 2 || n > (1u << 30) || csr_alloc(a, n, 3 * n - 2))
         return -1;
-    uint64_t seed = 1;
-    /* off[i] joins rows i and i + 1: the same value above and below the
-     * diagonal. */
+    /* genTridiag's draws, in its order: each row's diagonal, then the
+     * value joining it to the next row (the same above and below the
+     * diagonal), from rand() with the default seed 1. */
+    csr_rand g;
+    csr_rand_seed(&g, 1);
     float below = 0;
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -61,9 +92,9 @@ int csr_tridiagonal(csr_matrix *a, uint32_t n)
             a->val[k++] = below;
         }
         a->col[k] = i;
-        a->val[k++] = next_uniform(&seed) + 10.0f;
+        a->val[k++] = uniform_as_sample(&g) + 10.0f;
         if (i + 1 < n) {
-            below = next_uniform(&seed);
+            below = uniform_as_sample(&g);
             a->col[k] = i + 1;
             a->val[k++] = below;
         }

@@ -25,10 +25,21 @@ typedef struct csr_matrix {
     char name[64];
 } csr_matrix;
 
-/* The tridiagonal system of CUDA's CG sample: n rows, a diagonal in
- * [10, 11) and off-diagonals in [0, 1), symmetric, drawn from a fixed
- * generator (the same matrix on every machine). Returns 0, or -1 when out
- * of memory or n < 2. */
+/* glibc's rand() (its TYPE_3 additive generator), on its own state: the
+ * same sequence as srand(seed) then rand() with glibc, on any libc. */
+typedef struct csr_rand {
+    uint32_t word[34];
+    uint32_t next;
+} csr_rand;
+void csr_rand_seed(csr_rand *g, uint32_t seed);
+int32_t csr_rand_next(csr_rand *g); /* in [0, 2^31 - 1] */
+
+/* The tridiagonal system of CUDA's CG sample (genTridiag in cuda-samples'
+ * conjugateGradientMultiBlockCG), value for value: n rows, a diagonal of
+ * (float)rand() / RAND_MAX + 10 and off-diagonals of (float)rand() /
+ * RAND_MAX, symmetric, drawn in the sample's order from glibc's rand()
+ * with its default seed 1 (csr_rand: the same on every machine). Returns
+ * 0, or -1 when out of memory or n < 2. */
 int csr_tridiagonal(csr_matrix *a, uint32_t n);
 /* The 5-point Laplacian of a w x h grid (4 on the diagonal, -1 for each
  * neighbour, Dirichlet boundary). Returns 0, or -1. */
