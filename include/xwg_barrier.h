@@ -90,6 +90,9 @@
  *                      two overlaps it; the same bits; the split
  *                      barrier's rules, and the wait must match the
  *                      arrive's OP and T (else XWG_ERROR_BARRIER_MISUSE);
+ *     xwg_reduce_add_float2(v), and its _arrive and _wait
+ *                      two sums at one barrier: .x and .y each with the
+ *                      bits of xwg_reduce_add_float of that component;
  *     xwg_broadcast_T(v, from)
  *                      work-item 0's v in participant `from` (the same in
  *                      every group, below xwg_num_groups(), else

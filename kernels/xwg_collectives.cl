@@ -306,8 +306,9 @@ XWG__DEFINE_PART_TO0(max, float)
 
 /* ---- The banks ------------------------------------------------------------- */
 
-/* This call's bank: one word per launched group (participant g's slot is
- * word g), the two banks in turn. Every work-item counts its own calls.
+/* This call's bank: two words per launched group (participant g's slots
+ * are words g and launched + g; every collective but the two-sum
+ * all-reduce uses the first alone), the two banks in turn. Every work-item counts its own calls.
  * Every collective starts here, so here a group larger than the scratch
  * (a program built without xwg_program_build()'s define) is refused. */
 inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
@@ -316,7 +317,7 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
         xwg__misuse(self, XWG__MISUSE_GROUP_TOO_LARGE);
     const uint launched = (uint)get_num_groups(0);
     const uint bank = (*self.collectives)++ & 1u;
-    return &self.state[XWG__PARTIALS_AT(launched) + bank * launched];
+    return &self.state[XWG__PARTIALS_AT(launched) + bank * 2u * launched];
 }
 
 /* C2's barrier, and where known-bad 2 moves it (after C3's reads). */
@@ -489,6 +490,105 @@ XWG__DEFINE_REDUCE_SPLIT(add, float)
 XWG__DEFINE_REDUCE_SPLIT(min, float)
 XWG__DEFINE_REDUCE_SPLIT(max, float)
 
+/* ---- Two sums at once -------------------------------------------------------
+ * xwg_reduce_add_float2(v): the sums of v.x and of v.y over every
+ * work-item of every participant, to every work-item, at the cost of one
+ * barrier: two dot products at one synchronisation (apps/cg's pipelined
+ * solver). Each component is summed in exactly the float all-reduce's
+ * order, so .x has the bits of xwg_reduce_add_float(v.x) and .y those of
+ * xwg_reduce_add_float(v.y). Nonblocking, as the others:
+ * xwg_reduce_add_float2_arrive(v) and xwg_reduce_add_float2_wait(t).
+ * Participant g's partials go to words g (x) and launched + g (y) of the
+ * call's bank; both are stored before the barrier's B1, so B2 releases
+ * them, and read after B5. */
+/* C1 twice; between the two, a work-group barrier: on the ptx path warp 0
+ * reads the warps' results from s[32 ..] after the first tree, and the
+ * second tree's warps would otherwise overwrite them first. */
+inline float2 xwg__part_to0_add_float2(__local uint *s, float2 v)
+{
+    const uint size = (uint)get_local_size(0);
+    float2 part;
+    part.x = xwg__part_to0_add_float(s, v.x, size);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    part.y = xwg__part_to0_add_float(s, v.y, size);
+    return part;
+}
+
+/* C3 twice: each component's fold and tree, as the float all-reduce's.
+ * Work-items past the participants fold nothing (the trees leave them
+ * out). The second tree's first barrier keeps the first tree's readers
+ * of s[0] before its writers. */
+inline float2 xwg__combine_add_float2(xwg_self self,
+                                      volatile XWG__GLOBAL_WORD *bank)
+{
+    const uint l = (uint)get_local_id(0);
+    const uint size = (uint)get_local_size(0);
+    const uint n = self.num_groups, launched = (uint)get_num_groups(0);
+    float2 fold = (float2)(0.0f, 0.0f);
+    if (l < n) {
+        fold.x = xwg__fold_add_float(bank, l + size, n, size,
+                                     as_float(xwg__load_relaxed(&bank[l])));
+        fold.y = xwg__fold_add_float(
+            bank + launched, l + size, n, size,
+            as_float(xwg__load_relaxed(&bank[launched + l])));
+    }
+    float2 r;
+    r.x = xwg__group_add_float(self.scratch, fold.x, min(size, n));
+    r.y = xwg__group_add_float(self.scratch, fold.y, min(size, n));
+    return r;
+}
+
+inline void xwg__store_part_add_float2(xwg_self self,
+                                       volatile XWG__GLOBAL_WORD *bank,
+                                       float2 part)
+{
+    if (get_local_id(0) == 0u) {
+        xwg__store_relaxed(&bank[self.group_id], as_uint(part.x));
+        xwg__store_relaxed(&bank[get_num_groups(0) + self.group_id],
+                           as_uint(part.y));
+    }
+}
+
+inline float2 xwg_reduce_add_float2_of(xwg_self self, float2 v)
+{
+    volatile XWG__GLOBAL_WORD *bank = xwg__next_bank(self);
+    xwg__store_part_add_float2(self, bank,
+                               xwg__part_to0_add_float2(self.scratch, v));
+    XWG__PUBLISH(self);
+    const float2 r = xwg__combine_add_float2(self, bank);
+    XWG__AFTER_READS(self);
+    return r;
+}
+
+#define XWG__TYPE_ID_float2 12u
+
+inline xwg_reduce_token xwg_reduce_add_float2_arrive_of(xwg_self self,
+                                                        float2 v)
+{
+    xwg_reduce_token t;
+    t.bank = xwg__next_bank(self);
+    t.reduction = XWG__OP_ID_add | XWG__TYPE_ID_float2;
+    xwg__store_part_add_float2(self, t.bank,
+                               xwg__part_to0_add_float2(self.scratch, v));
+    t.barrier = xwg_barrier_arrive_of(self);
+    return t;
+}
+
+inline float2 xwg_reduce_add_float2_wait_of(xwg_self self,
+                                            xwg_reduce_token t)
+{
+    if (get_local_id(0) == 0u &&
+        t.reduction != (XWG__OP_ID_add | XWG__TYPE_ID_float2))
+        xwg__misuse(self, XWG__MISUSE_REDUCE_MISMATCH);
+    float2 r = (float2)(0.0f, 0.0f);
+    if (XWG__READS_BEFORE_WAIT) /* known-bad 4 */
+        r = xwg__combine_add_float2(self, t.bank);
+    xwg_barrier_wait_of(self, t.barrier);
+    if (!XWG__READS_BEFORE_WAIT)
+        r = xwg__combine_add_float2(self, t.bank);
+    return r;
+}
+
 /* ---- Broadcast -------------------------------------------------------------
  * xwg_broadcast_T(v, from): work-item 0's v in participant `from`, to
  * every work-item. `from` must be the same everywhere and below
@@ -650,6 +750,11 @@ XWG__DEFINE_ITEM_SCAN(float)
     xwg_reduce_max_float_arrive_of(xwg__self, (v))
 #define xwg_reduce_max_float_wait(t)                                           \
     xwg_reduce_max_float_wait_of(xwg__self, (t))
+#define xwg_reduce_add_float2(v) xwg_reduce_add_float2_of(xwg__self, (v))
+#define xwg_reduce_add_float2_arrive(v)                                        \
+    xwg_reduce_add_float2_arrive_of(xwg__self, (v))
+#define xwg_reduce_add_float2_wait(t)                                          \
+    xwg_reduce_add_float2_wait_of(xwg__self, (t))
 #define xwg_broadcast_uint(v, from) xwg_broadcast_uint_of(xwg__self, (v), (from))
 #define xwg_broadcast_int(v, from) xwg_broadcast_int_of(xwg__self, (v), (from))
 #define xwg_broadcast_float(v, from)                                           \

@@ -69,12 +69,13 @@
 #define XWG__LINE_WORDS 32u      /* 128 bytes: one flag per cache line */
 #define XWG__STATE_WORDS 256u    /* words before the flags (discovery needs
                                     no more) */
-/* The collectives' partials, after the flags: two banks of one word per
- * launched group, dense, so that a group reads them all in few requests.
- * Written before a barrier and read after it, never zeroed. */
+/* The collectives' partials, after the flags: two banks of two words per
+ * launched group (the second for the two-sum all-reduce), dense, so that
+ * a group reads them all in few requests. Written before a barrier and
+ * read after it, never zeroed. */
 #define XWG__PARTIALS_AT(groups) (XWG__STATE_WORDS + (groups)*XWG__LINE_WORDS)
 /* Words of a state buffer for `groups` groups. */
-#define XWG__STATE_WORDS_FOR(groups) (XWG__PARTIALS_AT(groups) + 2u * (groups))
+#define XWG__STATE_WORDS_FOR(groups) (XWG__PARTIALS_AT(groups) + 4u * (groups))
 
 #define XWG__BARRIER_XF 1u      /* Xiao and Feng's master/slave, as adapted
                                    by Sorensen et al. */

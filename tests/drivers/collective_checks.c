@@ -10,7 +10,7 @@
  *                kernels/xwg_collectives.cl documents (so a float result
  *                that is right but in another order fails: the order is
  *                a promise);
- *   collective_misuse  the six misuses a kernel can be seen to make,
+ *   collective_misuse  the seven misuses a kernel can be seen to make,
  *                each of which must end in XWG_ERROR_BARRIER_MISUSE.
  */
 #include "collective_kernels.h"
@@ -299,6 +299,7 @@ void run_collective_misuse(driver *d, xwg_barrier_algo algo)
                                   "barrier_while_arrived",
                                   "reduce_wait_mismatch",
                                   "collective_while_reducing",
+                                  "reduce_wait_mismatch_float2",
                                   "broadcast_from_nobody"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         cl_kernel k = build(d, collective_misuse_source, names[i]);
