@@ -6,9 +6,9 @@
 // sets that). Its model of ordering, per kernel invocation:
 //
 // - Every work-item counts the grid-wide synchronisations it has entered
-//   (E): xwg_barrier(), every collective, and the split barrier's wait.
-//   Between a split arrive and its wait an access belongs to both
-//   intervals, E and E + 1. Two accesses by different groups are ordered
+//   (E): xwg_barrier(), every collective, and the wait of the split
+//   barrier or of a nonblocking all-reduce. Between an arrive and its
+//   wait an access belongs to both intervals, E and E + 1. Two accesses by different groups are ordered
 //   exactly when their intervals do not overlap: accesses before the
 //   k-th synchronisation of every group happen-before those after it.
 // - Within a group, OpenCL's barrier() orders its work-items too: each
@@ -94,9 +94,13 @@ FnKind classify(const llvm::Function* f)
     return FnKind::User;
   if (name == "xwg_barrier_of")
     return FnKind::Sync;
-  if (name == "xwg_barrier_arrive_of")
+  // The nonblocking all-reduce's halves are the split barrier's: between
+  // them, an access belongs to both intervals.
+  if (name == "xwg_barrier_arrive_of" ||
+      (starts_with(name, "xwg_reduce_") && ends_with(name, "_arrive_of")))
     return FnKind::Arrive;
-  if (name == "xwg_barrier_wait_of")
+  if (name == "xwg_barrier_wait_of" ||
+      (starts_with(name, "xwg_reduce_") && ends_with(name, "_wait_of")))
     return FnKind::Wait;
   if (ends_with(name, "_of") &&
       (starts_with(name, "xwg_reduce_") || starts_with(name, "xwg_scan_") ||

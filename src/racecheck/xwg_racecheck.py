@@ -76,7 +76,7 @@ def interval_text(side):
              if side["after_line"] else "from the kernel's start")
     end = (f"to the next, at line {side['before_line']}"
            if side.get("before_line") else "to the kernel's end")
-    both = ", between a split arrive and its wait" if hi != lo else ""
+    both = ", between an arrive and its wait" if hi != lo else ""
     return f"{start} {end} (interval {lo}{both})"
 
 
