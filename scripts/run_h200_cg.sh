@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # run_h200_cg.sh - the CG solvers on the H200, run on the GPU machine
-# through the device tool, in one run: xwg-cg's persistent and
+# through the device tool, in one run: xwg-cg's persistent, pipelined and
 # multi-kernel versions (apps/cg) and the CUDA cooperative-groups version
-# (bench/cuda/cg.cu) on the tridiagonal system of 2^20 rows and the
-# 1024 x 1024 Laplacian, at 256 work-items (and the tridiagonal system at
-# 1024 too). Each row: a checked solve to tol 1e-5 (the Laplacian 1e-4:
+# (bench/cuda/cg.cu) on the tridiagonal system of 2^20 rows (CUDA's
+# sample's) at 256, 512 and 1024 work-items and the 1024 x 1024
+# Laplacian at 256; then the sample's own stopping rule (||r|| <= 1e-5),
+# whose iterations go to the log. Each row: a checked solve to tol 1e-5 (the Laplacian 1e-4:
 # float CG on it cannot go much lower), its time launch included, and a
 # solve of exactly ITERS iterations for the time per iteration.
 # Writes $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
@@ -40,8 +41,8 @@ csv="$out/cg-h200.csv"
 echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
 nvcc -O3 -arch=sm_90 -o /tmp/cg bench/cuda/cg.cu apps/cg/cg_matrix.c || exit 1
 status=0
-for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 1024" \
-           "laplace:1024x1024 1e-4 256"; do
+for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 512" \
+           "tridiag:1048576 1e-5 1024" "laplace:1024x1024 1e-4 256"; do
   set -- $run
   echo "== $1 at $3 (tol $2)" >&2
   timeout 200 /tmp/xwg-build/xwg-cg --platform-name NVIDIA --matrix "$1" \
@@ -56,4 +57,8 @@ for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 1024" \
         --label "${variant%%=*}" >&2 || status=1
   done
 done
+echo "== CUDA's sample's stop: ||r|| <= 1e-5" >&2
+timeout 100 /tmp/xwg-build/xwg-cg --platform-name NVIDIA \
+    --matrix tridiag:1048576 --stop absolute --tol 1e-5 --local-size 512 >&2 \
+  || status=1
 exit $status

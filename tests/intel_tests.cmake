@@ -169,6 +169,11 @@ if(TARGET xwg-cg)
       --broken 1)
   set_tests_properties(cg_intel_catches_broken_barrier PROPERTIES
     PASS_REGULAR_EXPRESSION "persistent [^\n]* FAIL")
+  xwg_intel_test(cg_pipelined_intel_catches_broken_collective_4 600 known-bad
+    xwg-cg --matrix tridiag:4096 --variant pipelined --watchdog-ms 20000
+      --max-iter 1000 --repeat 8 --options -DXWG_TEST_BROKEN_COLLECTIVE=4)
+  set_tests_properties(cg_pipelined_intel_catches_broken_collective_4 PROPERTIES
+    PASS_REGULAR_EXPRESSION "pipelined [^\n]* FAIL")
 endif()
 
 # The litmus tool and the command-line tool (their cases: litmus_test.cmake,

@@ -27,6 +27,9 @@
  *   work-item's k-th row (in the grid stride) is word k * CG_LOCAL + l
  *   of the group's array, l its local id: its own words, so no
  *   work-group barrier orders them.
+ * - cg_pipelined (cg_pipelined.h): not this algorithm but Chronopoulos
+ *   and Gear's form of it, one launch, one grid-wide synchronisation an
+ *   iteration, which the matrix product overlaps.
  * - the multi-kernel version: four launches per iteration (A p' with its
  *   partial dot product, alpha, the x and r update with its partial,
  *   beta); the scalars stay on the device, and every kernel does nothing
@@ -48,6 +51,8 @@
  */
 #ifndef XWG_CG_KERNELS_H
 #define XWG_CG_KERNELS_H
+
+#include "cg_pipelined.h"
 
 static const char cg_source[] =
     "#define CG_RUNNING(k, rr) ((k) < max_iter && (fixed || (rr) > stop))\n"
@@ -131,6 +136,9 @@ static const char cg_source[] =
     "        result[1] = rr;\n"
     "    }\n"
     "}\n"
+    "\n"
+    /* ---- the pipelined version (cg_pipelined.h) ---- */
+    CG_PIPELINED_SOURCE
     "#else\n"
     /* ---- the multi-kernel version ---- */
     /* The scalars: rr, alpha, beta, k (as bits), stop, and the settings. */

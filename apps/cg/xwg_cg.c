@@ -1,11 +1,14 @@
 /*
  * xwg_cg.c - the xwg-cg command: Conjugate Gradient on a sparse symmetric
- * positive definite matrix, as one persistent xwg kernel per solve and as
- * a multi-kernel OpenCL program of four launches an iteration
- * (apps/cg/cg_kernels.h, which says why), each run checked on the host.
+ * positive definite matrix, as one persistent xwg kernel per solve, as a
+ * pipelined persistent kernel with one grid-wide synchronisation an
+ * iteration (apps/cg/cg_pipelined.h), and as a multi-kernel OpenCL
+ * program of four launches an iteration (apps/cg/cg_kernels.h, which says
+ * why), each run checked on the host.
  *
  * Usage: xwg-cg [--platform-name S] [--matrix tridiag:N|laplace:WxH|file:PATH]
- *          [--variant persistent|multi|both] [--tol T] [--max-iter N]
+ *          [--variant persistent|pipelined|multi|all] [--tol T]
+ *          [--max-iter N]
  *          [--stop relative|absolute]
  *          [--local-size N] [--multi-groups N] [--check-every N]
  *          [--timing-iters N] [--groups N] [--watchdog-ms N] [--repeat N]
@@ -30,11 +33,12 @@
  * The multi-kernel version launches one work-item per row (at most
  * --multi-groups groups) and reads its state back every --check-every
  * iterations; its kernels do nothing once the solve has converged.
- * --groups N launches the persistent kernel on N groups with discovery
+ * --groups N launches the persistent kernels on N groups with discovery
  * skipped (for tests, on a device that holds N at once; the watchdog,
  * --watchdog-ms, ends a launch whose groups cannot all run).
- * --broken N builds the persistent kernel on a test-only known-bad
- * barrier (kernels/xwg_barrier.cl), which the checks must catch.
+ * --broken N builds the persistent kernels on a test-only known-bad
+ * barrier (kernels/xwg_barrier.cl), which the checks must catch; --options
+ * passes more build options to them.
  * Prints one line per run; --csv appends rows: label, device, matrix,
  * variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
  * ms_per_iter, residual, host_difference, verified.
@@ -78,6 +82,10 @@ typedef struct cg_env {
 /* The matrix and the vectors of one solve, on the device. */
 typedef struct cg_buffers {
     cl_mem row, col, val, x, r, p, q, ap, part, scalars; /* q: p's other buffer */
+    /* The pipelined version's: b, r's other buffer, w = A r and s = A p
+     * in two buffers each, and the products A r, A w, A s (3 n). */
+    cl_mem rhs, r_next, w[2], s[2], products;
+    double a_norm, b_norm; /* a bound on ||A|| (Gershgorin's), and ||b|| */
     cl_uint parts;
     const float *b, *zeros; /* on the host: the right-hand side, and 0s */
 } cg_buffers;
@@ -110,8 +118,8 @@ static cl_mem device_buffer(cg_env *E, size_t bytes, const void *data)
     return m;
 }
 
-static void upload_matrix(cg_env *E, const csr_matrix *a, cl_uint parts,
-                          cg_buffers *d)
+static void upload_matrix(cg_env *E, const csr_matrix *a, const float *b,
+                          cl_uint parts, cg_buffers *d)
 {
     d->row = device_buffer(E, ((size_t)a->n + 1) * sizeof(cl_uint), a->row);
     d->col = device_buffer(E, (size_t)a->nnz * sizeof(cl_uint), a->col);
@@ -122,6 +130,13 @@ static void upload_matrix(cg_env *E, const csr_matrix *a, cl_uint parts,
     d->p = device_buffer(E, vec, NULL);
     d->q = device_buffer(E, vec, NULL);
     d->ap = device_buffer(E, vec, NULL);
+    d->rhs = device_buffer(E, vec, b);
+    d->r_next = device_buffer(E, vec, NULL);
+    for (int i = 0; i < 2; i++) {
+        d->w[i] = device_buffer(E, vec, NULL);
+        d->s[i] = device_buffer(E, vec, NULL);
+    }
+    d->products = device_buffer(E, 3 * vec, NULL);
     d->parts = parts;
     d->part = device_buffer(E, parts * sizeof(float), NULL);
     d->scalars = device_buffer(E, 8 * sizeof(float), NULL);
@@ -129,14 +144,17 @@ static void upload_matrix(cg_env *E, const csr_matrix *a, cl_uint parts,
 
 static void release_buffers(cg_buffers *d)
 {
-    cl_mem all[] = {d->row, d->col, d->val, d->x,    d->r,
-                    d->p,   d->q,   d->ap,  d->part, d->scalars};
+    cl_mem all[] = {d->row,    d->col,  d->val,    d->x,      d->r,
+                    d->p,      d->q,    d->ap,     d->part,   d->rhs,
+                    d->r_next, d->w[0], d->w[1],   d->s[0],   d->s[1],
+                    d->products, d->scalars};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         clReleaseMemObject(all[i]);
 }
 
-/* x = 0, r = p = b, written from the host (Oclgrind's --uninitialized
- * checker does not count a fill as a write). */
+/* x = 0, r = p = b, and the pipelined version's s = 0, written from the
+ * host (Oclgrind's --uninitialized checker does not count a fill as a
+ * write). */
 static int reset_vectors(cg_env *E, const csr_matrix *a, cg_buffers *d)
 {
     const size_t vec = (size_t)a->n * sizeof(float);
@@ -148,6 +166,9 @@ static int reset_vectors(cg_env *E, const csr_matrix *a, cg_buffers *d)
     if (err == CL_SUCCESS)
         err = clEnqueueWriteBuffer(E->queue, d->p, CL_FALSE, 0, vec, d->b, 0,
                                    NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueWriteBuffer(E->queue, d->s[0], CL_FALSE, 0, vec,
+                                   d->zeros, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clFinish(E->queue);
     return err;
@@ -176,21 +197,30 @@ static int set_args(cl_kernel k, cl_uint first, const char *kinds, ...)
     return err;
 }
 
-/* ---- the persistent version ----------------------------------------------- */
+/* ---- the persistent versions ---------------------------------------------- */
 
+/* cg_persistent, or with `pipelined` cg_pipelined, as one xwg launch. */
 static int solve_persistent(cg_env *E, const csr_matrix *a, cg_buffers *d,
-                            float stop, cl_uint max_iter, cl_uint fixed,
-                            const settings *S, solve_result *out)
+                            int pipelined, float stop, cl_uint max_iter,
+                            cl_uint fixed, const settings *S,
+                            solve_result *out)
 {
     int err = reset_vectors(E, a, d);
     if (err != CL_SUCCESS)
         return err;
-    cl_kernel k = clCreateKernel(E->persistent, "cg_persistent", &err);
+    cl_kernel k = clCreateKernel(
+        E->persistent, pipelined ? "cg_pipelined" : "cg_persistent", &err);
     if (k == NULL)
         return err;
-    err = set_args(k, 0, "ummmmmmmmfuum", a->n, d->row, d->col, d->val, d->x,
-                   d->r, d->p, d->q, d->ap, (double)stop, max_iter, fixed,
-                   d->scalars);
+    if (pipelined)
+        err = set_args(k, 0, "ummmmmmmmmmmmmfffuum", a->n, d->row, d->col,
+                       d->val, d->rhs, d->x, d->p, d->r, d->r_next, d->w[0],
+                       d->w[1], d->s[0], d->s[1], d->products, (double)stop,
+                       d->a_norm, d->b_norm, max_iter, fixed, d->scalars);
+    else
+        err = set_args(k, 0, "ummmmmmmmfuum", a->n, d->row, d->col, d->val,
+                       d->x, d->r, d->p, d->q, d->ap, (double)stop, max_iter,
+                       fixed, d->scalars);
     double t0 = now_ms();
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
@@ -352,14 +382,15 @@ static verdict check_solve(const csr_matrix *a, const float *b,
     return v;
 }
 
-/* CG_ROWS (cg_kernels.h): the rows of A p' per work-item that the
- * persistent kernel may keep in local memory, at most CG_ROWS_MAX, in
- * what the device's local memory holds beside xwg's scratch (a word per
- * work-item of the largest group) and a margin for the rest; 0 where it
- * holds none. CG_ROWS_MAX: 2^20 rows at the H200's full occupancy are
- * 7.8 a work-item. */
+/* CG_ROWS (cg_kernels.h) and CG_PIPELINED_ROWS (cg_pipelined.h): the
+ * rows per work-item of which a persistent kernel may keep `words` words
+ * in local memory (cg_persistent: A p'; cg_pipelined: A r, A w, A s), at
+ * most CG_ROWS_MAX, in what the device's local memory holds beside xwg's
+ * scratch (a word per work-item of the largest group) and a margin for
+ * the rest; 0 where it holds none. CG_ROWS_MAX: 2^20 rows at the H200's
+ * full occupancy are 7.8 a work-item. */
 #define CG_ROWS_MAX 8u
-static unsigned kept_rows(const cg_env *E)
+static unsigned kept_rows(const cg_env *E, unsigned words)
 {
     cl_ulong local_mem = 0;
     if (clGetDeviceInfo(E->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem,
@@ -369,7 +400,8 @@ static unsigned kept_rows(const cg_env *E)
         E->info.max_work_group_size * sizeof(cl_uint) + 1024;
     if (local_mem <= taken)
         return 0;
-    const cl_ulong rows = (local_mem - taken) / (E->local * sizeof(float));
+    const cl_ulong rows =
+        (local_mem - taken) / (E->local * words * sizeof(float));
     return rows < CG_ROWS_MAX ? (unsigned)rows : CG_ROWS_MAX;
 }
 
@@ -397,8 +429,10 @@ static int setup(cg_env *E, const settings *S)
     if (S->broken)
         snprintf(broken, sizeof broken, "-DXWG_TEST_BROKEN_BARRIER=%d",
                  S->broken);
-    snprintf(options, sizeof options, "-DCG_LOCAL=%zu -DCG_ROWS=%u %s %s",
-             E->local, kept_rows(E), broken, S->options ? S->options : "");
+    snprintf(options, sizeof options,
+             "-DCG_LOCAL=%zu -DCG_ROWS=%u -DCG_PIPELINED_ROWS=%u %s %s",
+             E->local, kept_rows(E, 1), kept_rows(E, 3), broken,
+             S->options ? S->options : "");
     char *log = NULL;
     err = xwg_program_build(E->xc, cg_source, options, &E->persistent, &log);
     if (err == XWG_SUCCESS) {
@@ -426,9 +460,22 @@ static void teardown(cg_env *E)
         clReleaseContext(E->cl);
 }
 
+enum { V_PERSISTENT, V_PIPELINED, V_MULTI, VARIANTS };
+static const char *variant_names[VARIANTS] = {"persistent", "pipelined",
+                                              "multi"};
+
+/* The variant called `name`, or -1. */
+static int variant_of(const char *name)
+{
+    for (int v = 0; v < VARIANTS; v++)
+        if (!strcmp(name, variant_names[v]))
+            return v;
+    return -1;
+}
+
 static int parse(int argc, char **argv, settings *S)
 {
-    *S = (settings){.spec = "tridiag:65536", .variant = "both", .label = "",
+    *S = (settings){.spec = "tridiag:65536", .variant = "all", .label = "",
                     .tol = 1e-5, .max_iter = 10000, .local = 256,
                     .multi_groups = 65536, .check_every = 10, .repeat = 1};
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -464,8 +511,7 @@ static int parse(int argc, char **argv, settings *S)
     if (argc % 2 == 0 || S->repeat < 1 || S->local == 0 ||
         !(S->tol > 0 && S->tol < 1) || S->max_iter == 0 ||
         S->multi_groups == 0 || S->check_every == 0 ||
-        (strcmp(S->variant, "persistent") && strcmp(S->variant, "multi") &&
-         strcmp(S->variant, "both"))) {
+        (strcmp(S->variant, "all") && variant_of(S->variant) < 0)) {
         fprintf(stderr, "xwg-cg: bad arguments (see the comment at the top "
                         "of apps/cg/xwg_cg.c)\n");
         return -1;
@@ -473,34 +519,40 @@ static int parse(int argc, char **argv, settings *S)
     return 0;
 }
 
+/* One solve of `variant` to `stop`, or with `fixed` of exactly max_iter
+ * iterations. */
+static int solve(cg_env *E, const csr_matrix *a, cg_buffers *d, int variant,
+                 float stop, cl_uint max_iter, cl_uint fixed,
+                 const settings *S, solve_result *out)
+{
+    if (variant == V_MULTI)
+        return solve_multi(E, a, d, stop, max_iter, fixed, S->check_every,
+                           out);
+    return solve_persistent(E, a, d, variant == V_PIPELINED, stop, max_iter,
+                            fixed, S, out);
+}
+
 /* One solve of a variant, its check, its line and its CSV row. Returns 1
  * when verified. */
 static int run_variant(cg_env *E, const csr_matrix *a, cg_buffers *d,
-                       int persistent, const float *b, float *x,
+                       int variant, const float *b, float *x,
                        const reference *ref, const settings *S, FILE *csv)
 {
     /* (b, b) = n */
     const float stop = (float)(S->tol * S->tol * (S->absolute ? 1 : a->n));
     solve_result r = {0}, timed = {0};
-    r.err = persistent
-                ? solve_persistent(E, a, d, stop, S->max_iter, 0, S, &r)
-                : solve_multi(E, a, d, stop, S->max_iter, 0, S->check_every,
-                              &r);
+    r.err = solve(E, a, d, variant, stop, S->max_iter, 0, S, &r);
     clEnqueueReadBuffer(E->queue, d->x, CL_TRUE, 0, a->n * sizeof *x, x, 0,
                         NULL, NULL);
     verdict v = check_solve(a, b, x, &r, ref, S);
     double per_iter = 0;
     if (S->timing_iters > 0 && v.verified) {
         timed.err =
-            persistent
-                ? solve_persistent(E, a, d, stop, S->timing_iters, 1, S,
-                                   &timed)
-                : solve_multi(E, a, d, stop, S->timing_iters, 1,
-                              S->check_every, &timed);
+            solve(E, a, d, variant, stop, S->timing_iters, 1, S, &timed);
         if (timed.err == XWG_SUCCESS && timed.iterations == S->timing_iters)
             per_iter = timed.ms / S->timing_iters;
     }
-    const char *name = persistent ? "persistent" : "multi";
+    const char *name = variant_names[variant];
     printf("%-14s %-10s %9.3f ms  %5u groups  %5u iterations  %8.4f "
            "ms/iteration  residual %.2e  host %.2e  %s%s%s\n",
            a->name, name, r.ms, r.groups, r.iterations, per_iter, v.residual,
@@ -562,8 +614,8 @@ int main(int argc, char **argv)
     }
     cl_uint rows_groups = (cl_uint)((a.n + E.local - 1) / E.local);
     cg_buffers d;
-    upload_matrix(&E, &a, rows_groups < S.multi_groups ? rows_groups
-                                                      : S.multi_groups,
+    upload_matrix(&E, &a, b,
+                  rows_groups < S.multi_groups ? rows_groups : S.multi_groups,
                   &d);
     float *zeros = calloc(a.n, sizeof *zeros);
     if (zeros == NULL) {
@@ -572,14 +624,18 @@ int main(int argc, char **argv)
     }
     d.b = b;
     d.zeros = zeros;
+    d.a_norm = ref.hi;
+    d.b_norm = 0;
+    for (uint32_t i = 0; i < a.n; i++)
+        d.b_norm += (double)b[i] * b[i];
+    d.b_norm = sqrt(d.b_norm);
     FILE *csv = S.csv ? fopen(S.csv, "a") : NULL;
     int runs = 0, passed = 0;
-    for (int persistent = 1; persistent >= 0; persistent--) {
-        if (strcmp(S.variant, "both") &&
-            strcmp(S.variant, persistent ? "persistent" : "multi"))
+    for (int v = 0; v < VARIANTS; v++) {
+        if (strcmp(S.variant, "all") && v != variant_of(S.variant))
             continue;
         for (int rep = 0; rep < S.repeat; rep++) {
-            passed += run_variant(&E, &a, &d, persistent, b, x, &ref, &S, csv);
+            passed += run_variant(&E, &a, &d, v, b, x, &ref, &S, csv);
             runs++;
         }
     }
