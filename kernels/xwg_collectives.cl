@@ -308,7 +308,8 @@ XWG__DEFINE_PART_TO0(max, float)
 
 /* This call's bank: two words per launched group (participant g's slots
  * are words g and launched + g; every collective but the two-sum
- * all-reduce uses the first alone), the two banks in turn. Every work-item counts its own calls.
+ * all-reduce uses the first alone), the two banks in turn. Every
+ * work-item counts its own calls.
  * Every collective starts here, so here a group larger than the scratch
  * (a program built without xwg_program_build()'s define) is refused. */
 inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
@@ -441,6 +442,14 @@ typedef struct {
 #define XWG__READS_BEFORE_WAIT 0
 #endif
 
+/* Misuse rule 7: a wait of another operator or type than its arrive. */
+inline void xwg__check_reduction(xwg_self self, xwg_reduce_token t,
+                                 uint reduction)
+{
+    if (get_local_id(0) == 0u && t.reduction != reduction)
+        xwg__misuse(self, XWG__MISUSE_REDUCE_MISMATCH);
+}
+
 #define XWG__DEFINE_REDUCE_SPLIT(OP, T)                                        \
     inline xwg_reduce_token xwg_reduce_##OP##_##T##_arrive_of(xwg_self self,  \
                                                               T v)             \
@@ -464,8 +473,7 @@ typedef struct {
         const uint size = (uint)get_local_size(0);                             \
         const uint n = self.num_groups;                                        \
         volatile XWG__GLOBAL_WORD *bank = t.bank;                              \
-        if (l == 0u && t.reduction != (XWG__OP_ID_##OP | XWG__TYPE_ID_##T))   \
-            xwg__misuse(self, XWG__MISUSE_REDUCE_MISMATCH);                    \
+        xwg__check_reduction(self, t, XWG__OP_ID_##OP | XWG__TYPE_ID_##T);    \
         T fold = (T)0; /* work-items past the participants: left out */       \
         if (!XWG__READS_BEFORE_WAIT)                                           \
             xwg_barrier_wait_of(self, t.barrier);                              \
@@ -577,9 +585,7 @@ inline xwg_reduce_token xwg_reduce_add_float2_arrive_of(xwg_self self,
 inline float2 xwg_reduce_add_float2_wait_of(xwg_self self,
                                             xwg_reduce_token t)
 {
-    if (get_local_id(0) == 0u &&
-        t.reduction != (XWG__OP_ID_add | XWG__TYPE_ID_float2))
-        xwg__misuse(self, XWG__MISUSE_REDUCE_MISMATCH);
+    xwg__check_reduction(self, t, XWG__OP_ID_add | XWG__TYPE_ID_float2);
     float2 r = (float2)(0.0f, 0.0f);
     if (XWG__READS_BEFORE_WAIT) /* known-bad 4 */
         r = xwg__combine_add_float2(self, t.bank);
