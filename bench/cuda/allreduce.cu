@@ -4,9 +4,12 @@
 // conjugateGradientMultiBlockCG sample does its dot products so): a warp
 // reduce with cg::reduce, the warps' sums added in shared memory, one
 // atomicAdd per block to a global word, grid.sync(), and every thread
-// reads the word. Two words in turn, so that one grid.sync() per
-// all-reduce suffices: thread 0 zeroes the other word after the sync,
-// which nobody reads again before the next sync. (Its float sum is in the
+// reads the word. Three words in turn, so that one grid.sync() per
+// all-reduce suffices: call i adds to word i % 3, and before its sync
+// block 0 zeroes word (i + 1) % 3, whose last reads (call i - 2's) every
+// block finished before the sync of call i - 1, and which call i + 1
+// adds to only after this call's sync. (With two words, zeroed after the
+// sync, a fast block's next add could land before the zero.) (Its float sum is in the
 // atomics' order: not deterministic, unlike xwg's.) Beside it, in the same
 // run, grid.sync() alone. Per-call latency is the difference of two call
 // counts (E1, E2) over the same launch, timed with CUDA events, so launch
@@ -40,12 +43,12 @@ __global__ void allreduces(unsigned count, float *sums, float *sink)
             float s = 0.0f;
             for (unsigned w = 0; w < warp.meta_group_size(); w++)
                 s += warp_sums[w];
-            atomicAdd(&sums[i & 1], s);
+            atomicAdd(&sums[i % 3], s);
+            if (block.group_index().x == 0)
+                sums[(i + 1) % 3] = 0.0f;
         }
         grid.sync();
-        acc = sums[i & 1];
-        if (grid.thread_rank() == 0)
-            sums[(i + 1) & 1] = 0.0f;
+        acc = sums[i % 3];
     }
     if (grid.thread_rank() == 0)
         sink[0] = acc;
@@ -67,7 +70,7 @@ int main(int argc, char **argv)
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     float *sums, *sink;
-    CHECK(cudaMalloc(&sums, 2 * sizeof(float)));
+    CHECK(cudaMalloc(&sums, 3 * sizeof(float)));
     CHECK(cudaMalloc(&sink, sizeof(float)));
     const int sizes[] = {64, 256, 1024};
     for (int size : sizes) {
@@ -79,7 +82,7 @@ int main(int argc, char **argv)
         float t[2];
         unsigned counts[2] = {e1, e2};
         for (int k = 0; k < 2; k++) {
-            CHECK(cudaMemset(sums, 0, 2 * sizeof(float)));
+            CHECK(cudaMemset(sums, 0, 3 * sizeof(float)));
             void *args[] = {&counts[k], &sums, &sink};
             t[k] = time_cooperative_us((void *)allreduces, blocks, size,
                                        args);
