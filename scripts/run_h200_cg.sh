@@ -8,7 +8,8 @@
 # whose iterations go to the log. Each row: a checked solve to tol 1e-5 (the Laplacian 1e-4:
 # float CG on it cannot go much lower), its time launch included, and a
 # solve of exactly ITERS iterations for the time per iteration.
-# Writes $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
+# Writes $OUT/triad.txt (bench/cuda/triad.cu: the memory floor) and
+# $OUT/cg-h200.csv in xwg-cg's columns: label, device, matrix,
 # variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
 # ms_per_iter, residual, host_difference, verified.
 # VARIANTS="LABEL=OPTIONS ..." also runs xwg-cg's persistent version built
@@ -40,6 +41,9 @@ iters=${ITERS:-1000}
 csv="$out/cg-h200.csv"
 echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
 nvcc -O3 -arch=sm_90 -o /tmp/cg bench/cuda/cg.cu apps/cg/cg_matrix.c || exit 1
+# The memory floor the solvers' bytes a row are set against.
+nvcc -O3 -arch=sm_90 -o /tmp/triad bench/cuda/triad.cu &&
+  /tmp/triad | tee "$out/triad.txt" >&2 || exit 1
 status=0
 for run in "tridiag:1048576 1e-5 256" "tridiag:1048576 1e-5 512" \
            "tridiag:1048576 1e-5 1024" "laplace:1024x1024 1e-4 256"; do
