@@ -332,24 +332,24 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
 
 /* ---- C3's fold ---------------------------------------------------------------
  * xwg__fold_OP_T(bank, i, n, step, fold): fold combined, left to right,
- * with the partials i, i + step, ... below n. Four loads at a time, all
- * issued before the first is combined: one after another, each load
- * would wait for the combination before it, and a work-item folding tens
- * of partials (64 work-items, thousands of groups) would pay a round
- * trip to memory for each. The order of combination is the header's. */
+ * with the partials i, i + step, ... below n. XWG_TUNE_FOLD_LOADS loads
+ * at a time, all issued before the first is combined: one after another,
+ * each load would wait for the combination before it, and a work-item
+ * folding tens of partials (64 work-items, thousands of groups) would pay
+ * a round trip to memory for each. The order of combination is the
+ * header's whatever the count (each partial in turn), so the count
+ * changes the speed, never the bits. */
 #define XWG__DEFINE_FOLD(OP, T)                                                \
     inline T xwg__fold_##OP##_##T(volatile XWG__GLOBAL_WORD *bank, uint i,    \
                                   uint n, uint step, T fold)                   \
     {                                                                          \
-        for (; i + 3u * step < n; i += 4u * step) {                            \
-            const T a = as_##T(xwg__load_relaxed(&bank[i]));                   \
-            const T b = as_##T(xwg__load_relaxed(&bank[i + step]));            \
-            const T c = as_##T(xwg__load_relaxed(&bank[i + 2u * step]));       \
-            const T d = as_##T(xwg__load_relaxed(&bank[i + 3u * step]));       \
-            fold = xwg__op_##OP##_##T(                                         \
-                xwg__op_##OP##_##T(                                            \
-                    xwg__op_##OP##_##T(xwg__op_##OP##_##T(fold, a), b), c),    \
-                d);                                                            \
+        const uint loads = XWG_TUNE_FOLD_LOADS;                                \
+        for (; i + (loads - 1u) * step < n; i += loads * step) {               \
+            T v[XWG_TUNE_FOLD_LOADS];                                          \
+            for (uint k = 0u; k < loads; k++)                                  \
+                v[k] = as_##T(xwg__load_relaxed(&bank[i + k * step]));         \
+            for (uint k = 0u; k < loads; k++)                                  \
+                fold = xwg__op_##OP##_##T(fold, v[k]);                         \
         }                                                                      \
         for (; i < n; i += step)                                               \
             fold = xwg__op_##OP##_##T(fold,                                    \

@@ -16,6 +16,20 @@
 #ifndef XWG_TUNING_H
 #define XWG_TUNING_H
 
+/* ---- Kernel side: the collectives ------------------------------------ */
+
+/* How many partials a work-item of an all-reduce loads at once before it
+ * combines them (xwg_collectives.cl, "C3's fold"): 1 to 16. 8 takes a
+ * tenth off the all-reduce at 64 work-items on an H100 against 4, with
+ * the same groups; 16 costs groups (the registers of the loads).
+ * fold-loads-h100. */
+#ifndef XWG_TUNE_FOLD_LOADS
+#define XWG_TUNE_FOLD_LOADS 8u
+#endif
+#if (XWG_TUNE_FOLD_LOADS) < 1u || (XWG_TUNE_FOLD_LOADS) > 16u
+#error "xwg: XWG_TUNE_FOLD_LOADS must be 1 to 16"
+#endif
+
 /* ---- Kernel side: the barrier ---------------------------------------- */
 
 /* How a wait acquires what it waited for (xwg_barrier.cl, "Waiting"):
