@@ -256,6 +256,11 @@ void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
                        cl_uint watchdog_word,
                        cl_uint words[XWG__HEADER_WORDS]);
+/* The header's watchdog word for `ms` milliseconds (0: the default):
+ * polls of the calibrated loop, in units of XWG__WATCHDOG_UNIT polls; the
+ * context must be calibrated. Here, below both, because discovery and
+ * launch each write a header with one. */
+cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms);
 /* The first XWG__STATE_WORDS words of a state buffer that starts a
  * launch with those words: the rest zero, but the ticket lock's open
  * poll. */
@@ -331,10 +336,6 @@ typedef struct xwg__chain_link {
 xwg__chain_link *xwg__pending_link(xwg_pending *p);
 const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
 
-/* launch.c: the state's watchdog word for `ms` milliseconds (0: the
- * default): polls of the calibrated loop, in units of XWG__WATCHDOG_UNIT
- * polls; the context must be calibrated. */
-cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms);
 /* pending.c: frees the launch records kept for reuse (the context's
  * release). */
 void xwg__pendings_release(xwg_context *ctx);

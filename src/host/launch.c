@@ -29,8 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XWG__WATCHDOG_MS_DEFAULT 1000u
-
 /* The status words a launch reads back, in one read (internal.h): the
  * participants (where the kernel ran discovery), the failed flag, the
  * misuse word, the split mark (the clusters whose words the next launch
@@ -70,18 +68,6 @@ static xwg_barrier_algo barrier_for(const xwg_context *ctx, unsigned set,
         if (compiled(set, (xwg_barrier_algo)a))
             return (xwg_barrier_algo)a;
     return XWG_BARRIER_COUNTER; /* unreachable: sets are never empty */
-}
-
-cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms)
-{
-    double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
-                   ctx->info.poll_ns;
-    /* Rounded up: a wait runs at least the time asked for. */
-    double units = polls / XWG__WATCHDOG_UNIT;
-    if (units > 0xffffffffu)
-        return 0xffffffffu;
-    cl_uint whole = (cl_uint)units;
-    return whole < units || whole == 0 ? whole + 1u : whole;
 }
 
 /* Copies the caller's options over the defaults, by the caller's size

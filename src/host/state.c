@@ -1,6 +1,7 @@
 /*
  * state.c - the state buffers that XWG_STATE points to: their header
- * words, a pool of buffers for launches, and reading words back.
+ * words (the watchdog's among them), a pool of buffers for launches, and
+ * reading words back.
  *
  * Each launch in flight owns one buffer, so two launches in flight never
  * share state. Most are cut from slabs (slab.c), which keep them while
@@ -10,6 +11,10 @@
 #include "internal.h"
 
 #include <string.h>
+
+/* The watchdog a launch gets where it asks for none (xwg_launch_options),
+ * and the one discovery's protocol always gets. */
+#define XWG__WATCHDOG_MS_DEFAULT 1000u
 
 void xwg__header_words(const xwg_context *ctx, cl_uint mode,
                        cl_uint window_polls, cl_uint barrier,
@@ -21,6 +26,18 @@ void xwg__header_words(const xwg_context *ctx, cl_uint mode,
     words[XWG__W_WINDOW] = window_polls;
     words[XWG__W_BARRIER_ALGO] = barrier;
     words[XWG__W_WATCHDOG] = watchdog_word;
+}
+
+cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms)
+{
+    double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
+                   ctx->info.poll_ns;
+    /* Rounded up: a wait runs at least the time asked for. */
+    double units = polls / XWG__WATCHDOG_UNIT;
+    if (units > 0xffffffffu)
+        return 0xffffffffu;
+    cl_uint whole = (cl_uint)units;
+    return whole < units || whole == 0 ? whole + 1u : whole;
 }
 
 void xwg__state_header(const cl_uint words[XWG__HEADER_WORDS],
