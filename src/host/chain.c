@@ -29,18 +29,18 @@
  * waits on ctx->chain_done for it. Reads on different queues never wait
  * for each other.
  */
-#include "internal.h"
+#include "pending.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void xwg__chain_add(xwg_context *ctx, xwg_pending *p)
 {
-    xwg__chain_link *link = xwg__pending_link(p);
+    xwg__chain_link *link = &p->link;
     link->next = NULL;
     pthread_mutex_lock(&ctx->lock);
     if (ctx->unread_last != NULL)
-        xwg__pending_link(ctx->unread_last)->next = p;
+        ctx->unread_last->link.next = p;
     else
         ctx->unread_first = p;
     ctx->unread_last = p;
@@ -51,9 +51,9 @@ void xwg__chain_add(xwg_context *ctx, xwg_pending *p)
  * first), out of the list; under ctx->lock. */
 static void unlink_unread(xwg_context *ctx, xwg_pending *prev, xwg_pending *q)
 {
-    xwg_pending *next = xwg__pending_link(q)->next;
+    xwg_pending *next = q->link.next;
     if (prev != NULL)
-        xwg__pending_link(prev)->next = next;
+        prev->link.next = next;
     else
         ctx->unread_first = next;
     if (ctx->unread_last == q)
@@ -65,7 +65,7 @@ static void remove_unread(xwg_context *ctx, xwg_pending *p)
 {
     xwg_pending *prev = NULL;
     for (xwg_pending *q = ctx->unread_first; q != NULL;
-         prev = q, q = xwg__pending_link(q)->next) {
+         prev = q, q = q->link.next) {
         if (q == p) {
             unlink_unread(ctx, prev, q);
             return;
@@ -88,14 +88,14 @@ static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
 {
     size_t n = 0;
     for (xwg_pending *q = ctx->unread_first; q != NULL;
-         q = xwg__pending_link(q)->next)
-        n += xwg__pending_link(q)->queue == queue;
+         q = q->link.next)
+        n += q->link.queue == queue;
     xwg_pending **taken = malloc((n ? n : 1) * sizeof *taken);
     *count = 0;
     if (taken != NULL) {
         xwg_pending *prev = NULL;
         for (xwg_pending *q = ctx->unread_first; q != NULL;) {
-            xwg__chain_link *link = xwg__pending_link(q);
+            xwg__chain_link *link = &q->link;
             xwg_pending *next = link->next;
             if (link->queue == queue) {
                 taken[(*count)++] = q;
@@ -113,8 +113,8 @@ static xwg_pending **take_unread(xwg_context *ctx, cl_command_queue queue,
  * neighbours. Buffers of their own (slab -1) come first, one read each. */
 static int by_slot(const void *a, const void *b)
 {
-    const xwg__state_buffer *x = xwg__pending_state(*(xwg_pending *const *)a);
-    const xwg__state_buffer *y = xwg__pending_state(*(xwg_pending *const *)b);
+    const xwg__state_buffer *x = &(*(xwg_pending *const *)a)->state;
+    const xwg__state_buffer *y = &(*(xwg_pending *const *)b)->state;
     if (x->slab != y->slab)
         return x->slab < y->slab ? -1 : 1;
     return x->slot < y->slot ? -1 : x->slot > y->slot;
@@ -140,7 +140,7 @@ static void sort_by_slot(xwg_pending **batch, size_t n)
 static cl_uint *row_of(const xwg_context *ctx, xwg_pending *const *batch,
                        size_t i, cl_uint *spare)
 {
-    const xwg__state_buffer *b = xwg__pending_state(batch[i]);
+    const xwg__state_buffer *b = &batch[i]->state;
     if (b->slab >= 0 && ctx->slabs[b->slab].rows != NULL)
         return ctx->slabs[b->slab].rows + (size_t)b->slot * XWG__STATUS_WORDS;
     return spare + i * XWG__STATUS_WORDS;
@@ -160,11 +160,11 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
     cl_int err = CL_SUCCESS;
     int reads = 0;
     for (size_t i = 0, run; i < n && err == CL_SUCCESS; i += run, reads++) {
-        const xwg__state_buffer *first = xwg__pending_state(batch[i]);
+        const xwg__state_buffer *first = &batch[i]->state;
         run = 1;
         while (first->slab >= 0 && i + run < n &&
-               xwg__pending_state(batch[i + run])->slab == first->slab &&
-               xwg__pending_state(batch[i + run])->slot == first->slot + run)
+               batch[i + run]->state.slab == first->slab &&
+               batch[i + run]->state.slot == first->slot + run)
             run++;
         const cl_bool last = i + run == n;
         cl_uint *into = row_of(ctx, batch, i, spare);
@@ -190,7 +190,7 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
     if (err != CL_SUCCESS)
         clFinish(queue);
     for (size_t i = 0; i < n && err == CL_SUCCESS; i++)
-        memcpy(xwg__pending_link(batch[i])->words,
+        memcpy(batch[i]->link.words,
                row_of(ctx, batch, i, spare), row);
     free(spare);
     return err;
@@ -198,7 +198,7 @@ static cl_int read_all(xwg_context *ctx, cl_command_queue queue,
 
 int xwg__chain_read(xwg_context *ctx, xwg_pending *p)
 {
-    xwg__chain_link *link = xwg__pending_link(p);
+    xwg__chain_link *link = &p->link;
     pthread_mutex_lock(&ctx->lock);
     while (link->read == XWG__READING)
         pthread_cond_wait(&ctx->chain_done, &ctx->lock);
@@ -217,7 +217,7 @@ int xwg__chain_read(xwg_context *ctx, xwg_pending *p)
         return link->err;
     }
     for (size_t i = 0; i < n; i++)
-        xwg__pending_link(batch[i])->read = XWG__READING;
+        batch[i]->link.read = XWG__READING;
     pthread_mutex_unlock(&ctx->lock);
 
     sort_by_slot(batch, n);
@@ -227,8 +227,8 @@ int xwg__chain_read(xwg_context *ctx, xwg_pending *p)
 
     pthread_mutex_lock(&ctx->lock);
     for (size_t i = 0; i < n; i++) {
-        xwg__pending_link(batch[i])->err = err;
-        xwg__pending_link(batch[i])->read = XWG__READ;
+        batch[i]->link.err = err;
+        batch[i]->link.read = XWG__READ;
     }
     pthread_cond_broadcast(&ctx->chain_done);
     pthread_mutex_unlock(&ctx->lock);

@@ -313,31 +313,9 @@ void xwg__slab_keep(xwg_context *ctx, const xwg__state_buffer *buf);
 #define XWG__STATUS_LAST XWG__W_COUNTER
 #define XWG__STATUS_WORDS (XWG__STATUS_LAST - XWG__STATUS_FIRST + 1)
 
-/* chain.c: the status of launches enqueued without an event on an
- * in-order queue. A launch joins the unread list when enqueued; its
- * finish reads the status words of every unread launch on its queue in
- * as few reads as their slots allow, and waits once. */
-void xwg__chain_add(xwg_context *ctx, xwg_pending *p);
-int xwg__chain_read(xwg_context *ctx, xwg_pending *p);
-/* Takes p out of the unread list, if it is there (before it is freed). */
-void xwg__chain_remove(xwg_context *ctx, xwg_pending *p);
-/* What chain.c needs of a pending launch (pending.h has the rest). */
-enum { XWG__UNREAD, XWG__READING, XWG__READ };
-typedef struct xwg__chain_link {
-    /* Not retained: a retain and a release cost NVIDIA's driver about
-     * 2 us a launch, and the caller keeps the queue until the finish
-     * (include/xwg_barrier.h). */
-    cl_command_queue queue;
-    xwg_pending *next;      /* in the unread list */
-    int read; /* XWG__UNREAD, XWG__READING (taken by a read), XWG__READ */
-    cl_int err;
-    cl_uint words[XWG__STATUS_WORDS]; /* [XWG__STATUS_FIRST, _LAST] */
-} xwg__chain_link;
-xwg__chain_link *xwg__pending_link(xwg_pending *p);
-const xwg__state_buffer *xwg__pending_state(const xwg_pending *p);
-
 /* pending.c: frees the launch records kept for reuse (the context's
- * release). */
+ * release). The records themselves, and the chain of launches that
+ * chain.c reads, are in pending.h. */
 void xwg__pendings_release(xwg_context *ctx);
 
 /* kernel_facts.c: a launched kernel's XWG_STATE index and barrier set, if

@@ -1,18 +1,11 @@
 /*
  * pending.c - launch records (pending.h): kept when their launch ends, for
  * the next launch, so that a chain of launches allocates none after its
- * first round; and the accessors other files use.
+ * first round.
  */
 #include "pending.h"
 
 #include <stdlib.h>
-
-xwg__chain_link *xwg__pending_link(xwg_pending *p) { return &p->link; }
-
-const xwg__state_buffer *xwg__pending_state(const xwg_pending *p)
-{
-    return &p->state;
-}
 
 /* Records kept for reuse, at most: a chain of this many launches,
  * finished in turn, allocates no record after its first round. */
