@@ -270,6 +270,40 @@ static int choose_path_by_self_test(xwg_context *ctx, xwg_atomics_path forced)
     return self_test_and_record(ctx); /* cl12, the probe's choice */
 }
 
+/* Gives back what ctx holds and frees it, for xwg_context_release and for
+ * a creation that failed part way: a handle that was not made yet is NULL
+ * (ctx comes from calloc), and `synced` says whether the lock and the
+ * signal were, which nothing else can tell. The self-test may have left
+ * cached discoveries, kernel facts, records and state buffers behind,
+ * so a failed creation needs all of this too. */
+static void context_free(xwg_context *ctx, int synced)
+{
+    for (size_t i = 0; i < ctx->cache_len; i++) {
+        clReleaseKernel(ctx->cache[i].kernel);
+    }
+    free(ctx->cache);
+    xwg__kernel_facts_release(ctx);
+    xwg__pendings_release(ctx);
+    for (size_t i = 0; i < ctx->pool_len; i++)
+        xwg__state_release(ctx, ctx->pool[i]);
+    xwg__slabs_release(ctx);
+    if (ctx->state != NULL)
+        clReleaseMemObject(ctx->state);
+    if (ctx->copy_queue != NULL)
+        clReleaseCommandQueue(ctx->copy_queue);
+    if (ctx->queue != NULL)
+        clReleaseCommandQueue(ctx->queue);
+    if (ctx->device != NULL)
+        clReleaseDevice(ctx->device);
+    if (ctx->cl != NULL)
+        clReleaseContext(ctx->cl);
+    if (synced) {
+        pthread_cond_destroy(&ctx->chain_done);
+        pthread_mutex_destroy(&ctx->lock);
+    }
+    free(ctx);
+}
+
 int xwg_context_create(cl_context context, cl_device_id device,
                        const xwg_options *opts, xwg_context **out)
 {
@@ -301,15 +335,17 @@ int xwg_context_create(cl_context context, cl_device_id device,
     xwg_context *ctx = calloc(1, sizeof *ctx);
     if (ctx == NULL)
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
+    /* From here on every failure ends at `fail`, which gives back what
+     * has been made so far (context_free), so that a failed creation
+     * leaves nothing allocated or retained. */
+    int synced = 0; /* the lock and the signal have been made */
     ctx->options = options;
     ctx->full_state_writes = 0;
     ctx->trace_launches = xwg__trace_enabled();
     ctx->info.size = sizeof ctx->info;
     err = xwg__probe_device(device, options.atomics, &ctx->info);
-    if (err != XWG_SUCCESS) {
-        free(ctx);
-        return err;
-    }
+    if (err != XWG_SUCCESS)
+        goto fail;
     ctx->info.discovery = options.discovery == XWG_DISCOVERY_DEFAULT
                               ? XWG_DISCOVERY_STABLE_WINDOW
                               : options.discovery;
@@ -327,31 +363,23 @@ int xwg_context_create(cl_context context, cl_device_id device,
      * without for reading state back, which profiling slows (internal.h). */
     ctx->queue = xwg__create_queue(context, device, CL_QUEUE_PROFILING_ENABLE,
                                    &err);
-    if (ctx->queue != NULL)
-        ctx->copy_queue = xwg__create_queue(context, device, 0, &err);
-    if (ctx->copy_queue != NULL)
-        ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
-                                    XWG__STATE_WORDS * sizeof(cl_uint), NULL,
-                                    &err);
-    if (ctx->state != NULL && pthread_mutex_init(&ctx->lock, NULL) != 0) {
-        clReleaseMemObject(ctx->state);
-        ctx->state = NULL;
-        err = XWG_ERROR_OUT_OF_HOST_MEMORY;
-    } else if (ctx->state != NULL &&
-               pthread_cond_init(&ctx->chain_done, NULL) != 0) {
-        pthread_mutex_destroy(&ctx->lock);
-        clReleaseMemObject(ctx->state);
-        ctx->state = NULL;
-        err = XWG_ERROR_OUT_OF_HOST_MEMORY;
+    if (ctx->queue == NULL)
+        goto fail;
+    ctx->copy_queue = xwg__create_queue(context, device, 0, &err);
+    if (ctx->copy_queue == NULL)
+        goto fail;
+    ctx->state = clCreateBuffer(context, CL_MEM_READ_WRITE,
+                                XWG__STATE_WORDS * sizeof(cl_uint), NULL, &err);
+    if (ctx->state == NULL)
+        goto fail;
+    err = XWG_ERROR_OUT_OF_HOST_MEMORY;
+    if (pthread_mutex_init(&ctx->lock, NULL) != 0)
+        goto fail;
+    if (pthread_cond_init(&ctx->chain_done, NULL) != 0) {
+        pthread_mutex_destroy(&ctx->lock); /* synced covers both or none */
+        goto fail;
     }
-    if (ctx->state == NULL) {
-        if (ctx->copy_queue != NULL)
-            clReleaseCommandQueue(ctx->copy_queue);
-        if (ctx->queue != NULL)
-            clReleaseCommandQueue(ctx->queue);
-        free(ctx);
-        return err;
-    }
+    synced = 1;
     clRetainContext(context);
     clRetainDevice(device);
     ctx->cl = context;
@@ -374,16 +402,14 @@ int xwg_context_create(cl_context context, cl_device_id device,
             XWG__TRACE("%s refused: self-test %s (%s)",
                        ctx->info.device_name, xwg_status_name(err),
                        ctx->info.self_test_detail);
-            xwg_context_release(ctx);
-            return err;
+            goto fail;
         }
     } else if (options.atomics != XWG_ATOMICS_AUTO &&
                (err = forced_path_builds(ctx)) != XWG_SUCCESS) {
         XWG__TRACE("%s refused: forced path %s does not build",
                    ctx->info.device_name,
                    xwg_atomics_path_name(options.atomics));
-        xwg_context_release(ctx);
-        return err;
+        goto fail;
     }
     /* A self-test that could not decide, or one forced past its failure,
      * may have left a discovery's reason behind: the context is made, so
@@ -391,29 +417,16 @@ int xwg_context_create(cl_context context, cl_device_id device,
     xwg__clear_last_error();
     *out = ctx;
     return XWG_SUCCESS;
+
+fail:
+    context_free(ctx, synced);
+    return err;
 }
 
 void xwg_context_release(xwg_context *ctx)
 {
-    if (ctx == NULL)
-        return;
-    for (size_t i = 0; i < ctx->cache_len; i++) {
-        clReleaseKernel(ctx->cache[i].kernel);
-    }
-    free(ctx->cache);
-    xwg__kernel_facts_release(ctx);
-    xwg__pendings_release(ctx);
-    for (size_t i = 0; i < ctx->pool_len; i++)
-        xwg__state_release(ctx, ctx->pool[i]);
-    xwg__slabs_release(ctx);
-    clReleaseMemObject(ctx->state);
-    clReleaseCommandQueue(ctx->copy_queue);
-    clReleaseCommandQueue(ctx->queue);
-    clReleaseDevice(ctx->device);
-    clReleaseContext(ctx->cl);
-    pthread_cond_destroy(&ctx->chain_done);
-    pthread_mutex_destroy(&ctx->lock);
-    free(ctx);
+    if (ctx != NULL)
+        context_free(ctx, 1);
 }
 
 int xwg_context_query(const xwg_context *ctx, xwg_device_info *info)
