@@ -77,10 +77,10 @@ int main(int argc, char **argv)
     cl_mem db = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                bytes, b, &err);
     cl_uint n = N, sweeps = SWEEPS;
-    clSetKernelArg(k, 0, sizeof da, &da); /* xwg sets the XWG_STATE arg */
-    clSetKernelArg(k, 1, sizeof db, &db);
-    clSetKernelArg(k, 2, sizeof n, &n);
-    clSetKernelArg(k, 3, sizeof sweeps, &sweeps);
+    CHECK(clSetKernelArg(k, 0, sizeof da, &da)); /* xwg sets XWG_STATE */
+    CHECK(clSetKernelArg(k, 1, sizeof db, &db));
+    CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+    CHECK(clSetKernelArg(k, 3, sizeof sweeps, &sweeps));
 
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     CHECK(xwg_launch(xc, queue, k, 256, &info)); /* discovers, runs, waits */

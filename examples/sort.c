@@ -85,8 +85,8 @@ int main(int argc, char **argv)
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                 n * sizeof *data, data, &err);
     CHECK(err);
-    clSetKernelArg(k, 0, sizeof buf, &buf);
-    clSetKernelArg(k, 1, sizeof n, &n);
+    CHECK(clSetKernelArg(k, 0, sizeof buf, &buf)); /* xwg sets XWG_STATE */
+    CHECK(clSetKernelArg(k, 1, sizeof n, &n));
     xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
     CHECK(xwg_launch(xc, queue, k, local, &info));
     CHECK(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, n * sizeof *data, data,
