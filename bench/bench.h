@@ -1,6 +1,7 @@
 /*
  * bench.h - what the parts of xwg-bench share: the run's settings and
- * OpenCL objects, the CSV row, and timed launches.
+ * OpenCL objects, and the helpers of bench_common.c (timed launches, row
+ * names, the CSV row, spreads over placements).
  */
 #ifndef XWG_BENCH_H
 #define XWG_BENCH_H
@@ -45,23 +46,35 @@ typedef struct bench {
     FILE *csv;
 } bench;
 
-/* A finished command's device time, in microseconds; releases the event. */
+/* bench_common.c: a finished command's device time, in microseconds;
+ * releases the event. */
 double event_us(cl_event ev);
-/* Sorts us[0..n) (n > 0) and gives its fastest, median and slowest in
- * pick[], which rows name by spread_names[]: min, median, max. */
-extern const char *const spread_names[3];
-void spread_pick(double *us, unsigned n, double pick[3]);
-/* Whether the bench can measure barrier `algo` (or the default): a
- * context that fixes the barrier compiles that one only. */
-int bench_measures(const bench *b, xwg_barrier_algo algo);
-/* One result: printed, and appended to the CSV (flushed). */
-void row(bench *b, const char *variant, size_t local, const char *occ,
-         cl_uint groups, double us);
 /* One launch through xwg, waited for: its device time in us, and what it
  * reports in *info. Exits on failure, naming `what`. */
 double timed_launch_us(bench *b, cl_kernel k, size_t local,
                        const xwg_launch_options *o, const char *what,
                        xwg_launch_info *info);
+/* Per barrier, from the times of runs of E1 and E2 barriers: their
+ * difference over E2 - E1, so that launch and discovery cancel. */
+double per_barrier(const bench *b, double t_e1, double t_e2);
+/* Whether the bench can measure barrier `algo` (or the default): a
+ * context that fixes the barrier compiles that one only. */
+int bench_measures(const bench *b, xwg_barrier_algo algo);
+/* A row's name: what format gives, then "+tag" where the run is a variant
+ * (--tag), so that a variant's rows never pass for the shipped ones. */
+void row_name(const bench *b, char *name, size_t size, const char *format,
+              ...) __attribute__((format(printf, 4, 5)));
+/* One result: printed, and appended to the CSV (flushed). */
+void row(bench *b, const char *variant, size_t local, const char *occ,
+         cl_uint groups, double us);
+/* A measurement taken at n places in memory (--placements; n may be 0):
+ * rows what@min/median/max-of-n. Sorts us. */
+void spread_rows(bench *b, const char *what, double *us, unsigned n,
+                 size_t local, const char *occ, cl_uint groups);
+/* Where the words of placement i start in a buffer of the bench's, in
+ * words: 64 KiB and 128 bytes apart, so that each lands on other lines,
+ * pages and (as far as the address hash spreads them) L2 slices. */
+#define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
 
 /* The floor (floor.c): its kernels, built with the benchmark's, and its
  * measurement, rows pingpong... */

@@ -8,7 +8,6 @@
 #include "bench.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 const char floor_source[] =
     /* Two groups hand a flag back and forth through memory: a release
@@ -59,10 +58,8 @@ const char floor_source[] =
     "        pingpong_rounds(flags + base, rounds, relaxed, get_group_id(0));\n"
     "}\n";
 
-/* Where the flags of placement i sit in the pingpong buffer, in words:
- * 64 KiB and 128 bytes apart, so that each pair lands on other lines,
- * pages and (as far as the address hash spreads them) L2 slices. */
-#define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
+/* The pingpong buffer for n placements of the flags (PLACEMENT_WORDS,
+ * bench.h): each pair's flags and give-up word lie in its first 4 KiB. */
 #define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)
 
 /* Device time (us) of one run of a pingpong kernel: `rounds` round trips,
@@ -128,8 +125,7 @@ static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
             return NAN;
         d[i] = (t2 - t1) / 20000;
     }
-    qsort(d, 3, sizeof *d, cmp_double);
-    return d[1];
+    return median_us(d, 3);
 }
 
 /* A floor row named `what` plus the variant's tag, unless its runs
@@ -138,7 +134,7 @@ static double pingpong_us(bench *b, cl_kernel k, int bare, cl_mem flags,
 static void floor_row(bench *b, const char *what, double us)
 {
     char name[96];
-    snprintf(name, sizeof name, "%s%s%s", what, *b->tag ? "+" : "", b->tag);
+    row_name(b, name, sizeof name, "%s", what);
     if (isnan(us))
         return;
     if (us < 0) {
@@ -162,16 +158,8 @@ static void measure_placements(bench *b, cl_kernel k, cl_mem flags)
             if (t >= 0) /* not failed (NAN) nor noise */
                 us[ran++] = t;
         }
-        if (ran == 0)
-            continue;
-        double pick[3];
-        spread_pick(us, ran, pick);
-        for (int j = 0; j < 3; j++) {
-            char name[64];
-            snprintf(name, sizeof name, "pingpong%s@%s-of-%u",
-                     relaxed ? "/relaxed" : "", spread_names[j], ran);
-            floor_row(b, name, pick[j]);
-        }
+        spread_rows(b, relaxed ? "pingpong/relaxed" : "pingpong", us, ran,
+                    64, "2 groups", 2);
     }
 }
 

@@ -17,7 +17,6 @@
 #include "xwg_state_layout.h" /* where the failed flag sits */
 
 #include <math.h>
-#include <stdlib.h>
 
 const char placed_source[] =
     /* The library's barrier, with its words `base` words into `words`
@@ -79,10 +78,9 @@ const char placed_source[] =
     "XWG__PROTO_TREE(proto_mono_localep, 1, 1)\n"
     "XWG__PROTO_TREE(proto_reset_localep, 0, 1)\n";
 
-/* Where placement i's words start, in words (the floor's spacing), and the
- * buffer for n placements (each region is far below 64 KiB). */
-#define PLACED_AT(i) ((i) * (16384u + 32u))
-#define PLACED_BYTES(n) (4u * PLACED_AT(n) + 65536u)
+/* The buffer for n placements of the words (PLACEMENT_WORDS, bench.h, the
+ * floor's spacing; each region is far below 64 KiB). */
+#define PLACED_BYTES(n) (4u * PLACEMENT_WORDS(n) + 65536u)
 #define PLACED_REGION_BYTES 65536u
 
 /* Device time (us) of one launch of `count` barriers at `groups` groups,
@@ -124,8 +122,7 @@ static double launch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
         }
         t[i] = event_us(ev);
     }
-    qsort(t, 5, sizeof *t, cmp_double);
-    return t[2];
+    return median_us(t, 5);
 }
 
 static double per_barrier_us(bench *b, cl_kernel k, size_t local,
@@ -134,32 +131,24 @@ static double per_barrier_us(bench *b, cl_kernel k, size_t local,
 {
     double t1 = launch_us(b, k, local, groups, algo, words, at, b->e1);
     double t2 = launch_us(b, k, local, groups, algo, words, at, b->e2);
-    return (t2 - t1) / (b->e2 - b->e1);
+    return per_barrier(b, t1, t2);
 }
 
 /* Rows barrier/ALGO@min/median/max-of-N. */
 static void placed_sweep(bench *b, cl_kernel k, cl_mem words, size_t local,
                          cl_uint groups, xwg_barrier_algo algo)
 {
-    const char *name = xwg_barrier_algo_name(algo);
     double us[64];
     unsigned ran = 0;
     for (unsigned i = 0; i < b->placements; i++) {
         double t = per_barrier_us(b, k, local, groups, algo, words,
-                                  PLACED_AT(i));
+                                  PLACEMENT_WORDS(i));
         if (t >= 0)
             us[ran++] = t;
     }
-    if (ran == 0)
-        return;
-    double pick[3];
-    spread_pick(us, ran, pick);
-    for (int j = 0; j < 3; j++) {
-        char row_name[96];
-        snprintf(row_name, sizeof row_name, "barrier/%s@%s-of-%u%s%s", name,
-                 spread_names[j], ran, *b->tag ? "+" : "", b->tag);
-        row(b, row_name, local, "full", groups, pick[j]);
-    }
+    char what[64];
+    snprintf(what, sizeof what, "barrier/%s", xwg_barrier_algo_name(algo));
+    spread_rows(b, what, us, ran, local, "full", groups);
 }
 
 void measure_placed(bench *b, size_t local, cl_uint groups)
@@ -185,11 +174,10 @@ void measure_placed(bench *b, size_t local, cl_uint groups)
         }
         double us = per_barrier_us(b, k, local, groups, XWG_BARRIER_DEFAULT,
                                    words, 0);
-        char row_name[96];
-        snprintf(row_name, sizeof row_name, "barrier/%s%s%s", protos[i],
-                 *b->tag ? "+" : "", b->tag);
+        char name[96];
+        row_name(b, name, sizeof name, "barrier/%s", protos[i]);
         if (!isnan(us))
-            row(b, row_name, local, "full", groups, us);
+            row(b, name, local, "full", groups, us);
         clReleaseKernel(k);
     }
     clReleaseKernel(placed);

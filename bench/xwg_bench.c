@@ -156,66 +156,6 @@ static const char bench_source[] =
     "        sink[0] += 1;\n"
     "}\n";
 
-/* A finished command's device time, in microseconds; releases the event. */
-double event_us(cl_event ev)
-{
-    cl_ulong start = 0, end = 0;
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
-                            &start, NULL);
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
-                            NULL);
-    clReleaseEvent(ev);
-    return (end - start) / 1e3;
-}
-
-
-int bench_measures(const bench *b, xwg_barrier_algo algo)
-{
-    return b->info.barrier == XWG_BARRIER_DEFAULT ||
-           algo == XWG_BARRIER_DEFAULT || algo == b->info.barrier;
-}
-
-const char *const spread_names[3] = {"min", "median", "max"};
-
-void spread_pick(double *us, unsigned n, double pick[3])
-{
-    qsort(us, n, sizeof *us, cmp_double);
-    pick[0] = us[0];
-    pick[1] = us[n / 2];
-    pick[2] = us[n - 1];
-}
-
-void row(bench *b, const char *variant, size_t local, const char *occ,
-         cl_uint groups, double us)
-{
-    printf("%-16s local %4zu, %-7s occupancy, %5u groups: %10.3f us\n",
-           variant, local, occ, groups, us);
-    if (b->csv) {
-        fprintf(b->csv, "%s,\"%s\",%s,%zu,%s,%u,%.4f\n", b->label,
-                b->info.device_name, variant, local, occ, groups, us);
-        fflush(b->csv); /* a run cut short by a timeout keeps its rows */
-    }
-    fflush(stdout);
-}
-
-/* One launch through xwg, waited for: its device time in us, and what it
- * reports in *info. Exits on failure, naming `what`. */
-double timed_launch_us(bench *b, cl_kernel k, size_t local,
-                       const xwg_launch_options *o, const char *what,
-                       xwg_launch_info *info)
-{
-    xwg_pending *p;
-    cl_event ev;
-    int err = xwg_launch_async(b->xc, b->queue, k, local, o, &p, &ev);
-    if (err == XWG_SUCCESS)
-        err = xwg_launch_finish(p, info);
-    if (err != XWG_SUCCESS) {
-        fprintf(stderr, "xwg-bench: %s: %s\n", what, xwg_status_name(err));
-        exit(1);
-    }
-    return event_us(ev);
-}
-
 /* Device time (us) of one launch of `count` barriers; median of 5. */
 static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
                                 const xwg_launch_options *o, cl_uint count,
@@ -229,8 +169,7 @@ static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
         *groups = info.groups;
         *ran = info.barrier;
     }
-    qsort(t, 5, sizeof *t, cmp_double);
-    return t[2];
+    return median_us(t, 5);
 }
 
 /* How a relaunch loop waits between launches: not at all (the launches
@@ -282,8 +221,7 @@ static double relaunch_us(bench *b, cl_kernel k, size_t local, cl_uint groups,
         clFinish(q);
         t[i] = now_us() - start;
     }
-    qsort(t, 3, sizeof *t, cmp_double);
-    return t[1];
+    return median_us(t, 3);
 }
 
 /* Wall time (us) of `count` launches through xwg of k (the barrier kernel
@@ -319,10 +257,8 @@ static double xwg_relaunch_us(bench *b, cl_kernel k, size_t local,
         }
         t[i] = now_us() - start;
     }
-    qsort(t, 3, sizeof *t, cmp_double);
-    qsort(e, 3, sizeof *e, cmp_double);
-    *enqueue_us = e[1];
-    return t[1];
+    *enqueue_us = median_us(e, 3);
+    return median_us(t, 3);
 }
 
 /* Beside a barrier row (same launch options): the split barrier, the
@@ -351,10 +287,9 @@ static void measure_collectives(bench *b, int xf, size_t local,
         double t1 = barrier_launch_us(b, k, local, lo, b->e1, &g1, &ran);
         double t2 = barrier_launch_us(b, k, local, lo, b->e2, &g2, &ran);
         char name[96];
-        snprintf(name, sizeof name, "%s/%s%s%s", rows[i],
-                 xwg_barrier_algo_name(lo->barrier), *b->tag ? "+" : "",
-                 b->tag);
-        row(b, name, local, "full", g2, (t2 - t1) / (b->e2 - b->e1));
+        row_name(b, name, sizeof name, "%s/%s", rows[i],
+                 xwg_barrier_algo_name(lo->barrier));
+        row(b, name, local, "full", g2, per_barrier(b, t1, t2));
         clReleaseKernel(k);
     }
     b->xc = shared_xc;
@@ -422,10 +357,9 @@ static void measure_size(bench *b, size_t local)
                 fprintf(stderr, "xwg-bench: the default ran the %s barrier\n",
                         xwg_barrier_algo_name(ran));
             char name[96];
-            snprintf(name, sizeof name, "barrier/%s%s%s",
-                     xwg_barrier_algo_name((xwg_barrier_algo)a),
-                     *b->tag ? "+" : "", b->tag);
-            row(b, name, local, occ_name[o], g2, (t2 - t1) / (b->e2 - b->e1));
+            row_name(b, name, sizeof name, "barrier/%s",
+                     xwg_barrier_algo_name((xwg_barrier_algo)a));
+            row(b, name, local, occ_name[o], g2, per_barrier(b, t1, t2));
             if (o == 0 && (!b->barriers_only || b->collectives))
                 measure_collectives(b, a == XWG_BARRIER_XF && xf_k != NULL,
                                     local, &lo, sink);
