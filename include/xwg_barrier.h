@@ -28,7 +28,8 @@
  *         ...
  *     }
  *
- * Kernel side (every program built by xwg_program_build() has it):
+ * Kernel side (every program built by xwg_program_build() has it; each
+ * call's prototype and contract, and helper functions: docs/kernel-api.md):
  *
  *   XWG_STATE          the parameter that carries xwg's state; any position.
  *   XWG_DISCOVER();    the kernel's first statement: runs the discovery
