@@ -480,7 +480,14 @@ typedef struct xwg_device_info {
     cl_uint default_barriers;
 } xwg_device_info;
 
-#define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info)}
+/* Every field named, so that -Wextra (missing-field-initializers) stays
+ * quiet in user code; tests/init_macros.c holds each _INIT to that. */
+#define XWG_DEVICE_INFO_INIT {sizeof(xwg_device_info), "", "", "", "", 0, \
+    0, 0, 0, 0, 0, 0, 0, XWG_ATOMICS_AUTO, "", XWG_DISCOVERY_DEFAULT, 0,  \
+    0.0, 0, XWG_BARRIER_DEFAULT, XWG_SELF_TEST_NOT_RUN, 0, 0, 0, "", 0,    \
+    {{XWG_ATOMICS_AUTO, XWG_SELF_TEST_NOT_RUN, 0, 0, 0},                  \
+     {XWG_ATOMICS_AUTO, XWG_SELF_TEST_NOT_RUN, 0, 0, 0},                  \
+     {XWG_ATOMICS_AUTO, XWG_SELF_TEST_NOT_RUN, 0, 0, 0}}, 0}
 
 /* Copies what was probed and chosen into *info (whose size must be set).
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, or info->size below
@@ -557,7 +564,8 @@ typedef struct xwg_occupancy {
     int from_cache;         /* 1: answered from the cache */
 } xwg_occupancy;
 
-#define XWG_OCCUPANCY_INIT {sizeof(xwg_occupancy)}
+/* Every field named, as XWG_DEVICE_INFO_INIT's are. */
+#define XWG_OCCUPANCY_INIT {sizeof(xwg_occupancy), 0, 0, 0, 0, 0.0, 0.0, 0}
 
 /* Runs the discovery protocol with the user's own kernel, in a
  * discovery-only mode: the kernel is launched as it is (so with its own
@@ -592,7 +600,9 @@ typedef struct xwg_launch_info {
     xwg_barrier_algo barrier; /* the barrier algorithm the launch ran */
 } xwg_launch_info;
 
-#define XWG_LAUNCH_INFO_INIT {sizeof(xwg_launch_info)}
+/* Every field named, as XWG_DEVICE_INFO_INIT's are. */
+#define XWG_LAUNCH_INFO_INIT {sizeof(xwg_launch_info), 0, 0, 0, \
+                              XWG_BARRIER_DEFAULT}
 
 typedef struct xwg_launch_options {
     size_t size;        /* sizeof(xwg_launch_options) */
