@@ -37,6 +37,17 @@
  *   xwg_group_id(), xwg_num_groups(), xwg_global_id(), xwg_global_size()
  *                      ids among the participants, for grid-stride loops;
  *                      xwg_*_of(XWG_SELF) in helper functions.
+ *   Helper functions: every call below without _of works only in the
+ *   kernel that ran XWG_DISCOVER() (it reads what that macro declared).
+ *   A helper takes an `xwg_self self` parameter, the kernel passes
+ *   XWG_SELF, and the helper calls the _of form with self as first
+ *   argument: xwg_barrier_of(self), xwg_failed_of(self),
+ *   xwg_reduce_add_float_of(self, v), ... Calling a plain form elsewhere
+ *   is a compile error naming
+ *   xwg__needs_XWG_DISCOVER_in_this_kernel_or_pass_XWG_SELF_to_helpers_...
+ *
+ *       void step(xwg_self self) { xwg_barrier_of(self); }
+ *       ... XWG_DISCOVER(); ... step(XWG_SELF); ...
  *   xwg_barrier();     a global barrier among the participants. Every
  *                      work-item of every participant must call it the same
  *                      number of times (as with __syncthreads(), not inside

@@ -344,11 +344,15 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 #define XWG__SCRATCH_WORDS 256u
 #endif
 
-/* What XWG_DISCOVER() declares, and every call below passes on: named so
- * that a kernel calling xwg's functions without XWG_DISCOVER() gets a
- * compiler error that names the macro ("use of undeclared identifier
- * 'xwg__needs_XWG_DISCOVER_first'"). */
-#define xwg__self xwg__needs_XWG_DISCOVER_first
+/* What XWG_DISCOVER() declares, and every call below passes on. Outside a
+ * kernel that ran XWG_DISCOVER() it is undeclared, and the compiler's
+ * error names the identifier: so the identifier says what to do in both
+ * places that happen, a kernel without XWG_DISCOVER() and a helper
+ * function (which cannot see the kernel's locals) that should take an
+ * xwg_self and call the _of forms ("use of undeclared identifier
+ * 'xwg__needs_XWG_DISCOVER_in_this_kernel_or_pass_XWG_SELF_to_helpers_using_the_of_forms'"). */
+#define xwg__self                                                            \
+    xwg__needs_XWG_DISCOVER_in_this_kernel_or_pass_XWG_SELF_to_helpers_using_the_of_forms
 
 /* The first statement of a kernel that has an XWG_STATE parameter. It runs
  * the protocol, and groups that do not participate return. It declares

@@ -374,6 +374,18 @@ START_TEST(build_log_names_a_missing_macro)
          "    xwg_barrier();\n"
          "}\n",
          "XWG_DISCOVER"},
+        /* A helper cannot see the kernel's XWG_DISCOVER(): the error
+         * must say to pass XWG_SELF to it (helper_passes_xwg_self below
+         * shows that advice builds), not only to add XWG_DISCOVER(),
+         * which the kernel already has. */
+        {"void helper(void) { xwg_barrier(); }\n"
+         "__kernel void k(__global uint *out, XWG_STATE)\n"
+         "{\n"
+         "    XWG_DISCOVER();\n"
+         "    helper();\n"
+         "    out[xwg_global_id()] = 1u;\n"
+         "}\n",
+         "pass_XWG_SELF_to_helpers_using_the_of_forms"},
         {"__kernel void k(__global uint *out)\n"
          "{\n"
          "    XWG_DISCOVER();\n"
@@ -392,6 +404,29 @@ START_TEST(build_log_names_a_missing_macro)
                       "the log does not name %s:\n%s", cases[i].says, log);
         free(log);
     }
+    test_env_close(&env);
+}
+END_TEST
+
+/* What that error advises builds: a helper takes an xwg_self, which the
+ * kernel passes as XWG_SELF, and calls the _of forms. */
+START_TEST(helper_passes_xwg_self)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    static const char source[] =
+        "void helper(xwg_self self, __global uint *out)\n"
+        "{\n"
+        "    xwg_barrier_of(self);\n"
+        "    out[xwg_global_id_of(self)] = xwg_num_groups_of(self);\n"
+        "}\n"
+        "__kernel void k(__global uint *out, XWG_STATE)\n"
+        "{\n"
+        "    XWG_DISCOVER();\n"
+        "    helper(XWG_SELF, out);\n"
+        "}\n";
+    cl_kernel k = test_build_kernel(&env, source, "k", NULL);
+    clReleaseKernel(k);
     test_env_close(&env);
 }
 END_TEST
@@ -1221,6 +1256,7 @@ int main(void)
     tcase_add_test(device, ptx_path_is_refused_off_nvidia_and_leaks_nothing);
     tcase_add_test(device, build_failure_returns_the_log_with_the_users_line);
     tcase_add_test(device, build_log_names_a_missing_macro);
+    tcase_add_test(device, helper_passes_xwg_self);
     tcase_add_test(device, programs_built_elsewhere_get_xwgs_prefix_and_options);
     tcase_add_test(device, launch_without_arg_info_names_the_missing_option);
     tcase_add_test(device, discover_rejects_bad_input_and_leaks_nothing);
