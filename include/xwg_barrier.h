@@ -592,7 +592,10 @@ typedef struct xwg_occupancy {
  * the context is released.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (NULL, out->size below
  * sizeof(size_t), local_size 0 or above the device's maximum),
- * XWG_ERROR_NO_STATE_ARG, XWG_ERROR_DISCOVERY_FAILED,
+ * XWG_ERROR_NO_STATE_ARG, XWG_ERROR_KERNEL_NOT_RUN (the kernel has
+ * XWG_STATE but did not run XWG_DISCOVER(); xwg_last_error() says so),
+ * XWG_ERROR_DISCOVERY_FAILED (a count no protocol run can give, or a
+ * spin that timed out; xwg_last_error() says which),
  * or an OpenCL error (CL_INVALID_WORK_GROUP_SIZE where local_size exceeds
  * the kernel's own maximum: the runtime decides, since some drivers report
  * a lower one than they run). */

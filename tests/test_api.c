@@ -933,6 +933,56 @@ START_TEST(launch_finish_refuses_info_of_size_0_and_frees_launch)
 }
 END_TEST
 
+/* A kernel with XWG_STATE but no XWG_DISCOVER(): a launch and a
+ * discovery return XWG_ERROR_KERNEL_NOT_RUN, as the header promises, and
+ * xwg_last_error() names the missing macro, whether the context was
+ * calibrated by its self-test or the kernel is the first it discovers
+ * (the self-test skipped: its calibration would run on this kernel).
+ * Without that a user sees XWG_ERROR_DISCOVERY_FAILED and "", and looks
+ * for a fault in the protocol. Nothing is left cached or retained. */
+START_TEST(kernel_without_discover_is_named_not_run)
+{
+    static const char source[] =
+        "__kernel void no_discover(__global uint *out, XWG_STATE)\n"
+        "{\n"
+        "    out[get_global_id(0)] = 1u;\n"
+        "}\n";
+    for (int skip = 0; skip < 2; skip++) {
+        xwg_options opts;
+        xwg_options_init(&opts);
+        opts.self_test = skip ? XWG_SELF_TEST_SKIP : XWG_SELF_TEST_REQUIRE;
+        test_env env;
+        test_env_open(&env, &opts);
+        cl_kernel k = test_build_kernel(&env, source, "no_discover", NULL);
+        cl_mem out = test_buffer(&env, 1024 * 64 * sizeof(cl_uint));
+        clSetKernelArg(k, 0, sizeof out, &out);
+        cl_uint ctx_refs = test_refcount_context(env.cl);
+        cl_uint kernel_refs = test_refcount_kernel(k);
+        xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+        for (int call = 0; call < 2; call++) {
+            int status = call == 0 ? xwg_launch(env.xc, env.queue, k, 64, &li)
+                                   : xwg_discover(env.xc, k, 64, &occ);
+            ck_assert_msg(status == XWG_ERROR_KERNEL_NOT_RUN,
+                          "%s (self-test %s) returned %s",
+                          call == 0 ? "xwg_launch" : "xwg_discover",
+                          skip ? "skipped" : "run", xwg_status_name(status));
+            ck_assert_msg(strstr(xwg_last_error(), "did not run "
+                                                   "XWG_DISCOVER()") != NULL,
+                          "xwg_last_error() does not name the cause: "
+                          "\"%s\"", xwg_last_error());
+        }
+        ck_assert_uint_le(test_settled_refcount_kernel(k, kernel_refs),
+                          kernel_refs);
+        ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs),
+                          ctx_refs);
+        clReleaseMemObject(out);
+        clReleaseKernel(k);
+        test_env_close(&env);
+    }
+}
+END_TEST
+
 /* xwg_last_error() describes the last call only: a success empties it,
  * and a failure with nothing more to say than its status never carries an
  * earlier failure's reason (which would send a caller, or Python's
@@ -1266,6 +1316,7 @@ int main(void)
     tcase_add_test(device, find_device_rejects_bad_input);
     tcase_add_test(device, find_device_matches_name_or_vendor);
     tcase_add_test(device, last_error_describes_the_last_call_only);
+    tcase_add_test(device, kernel_without_discover_is_named_not_run);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     tcase_add_test(device, launch_needs_no_program_once_released);

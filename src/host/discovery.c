@@ -95,6 +95,30 @@ static int run_mode(xwg_context *ctx, cl_kernel kernel, cl_uint state_arg,
     return err;
 }
 
+/* XWG_ERROR_KERNEL_NOT_RUN, with the reason for xwg_last_error(): the
+ * launch just run never reached XWG_DISCOVER() (the run count that its
+ * group 0 adds to stayed 0). Nothing else it wrote can be trusted, and a
+ * calibration or a count taken from it would be wrong. */
+static int not_run(const xwg_context *ctx, size_t groups, size_t local_size)
+{
+    xwg__set_last_error(
+        "discovery of %zu groups of %zu on %s: the kernel did not run "
+        "XWG_DISCOVER() (it has an XWG_STATE parameter; XWG_DISCOVER(); "
+        "must be its first statement)", groups, local_size,
+        ctx->info.device_name);
+    XWG__TRACE("%s", xwg_last_error());
+    return XWG_ERROR_KERNEL_NOT_RUN;
+}
+
+/* 1 if the last launch on ctx->state ran XWG_DISCOVER(), else 0; or an
+ * OpenCL error (negative) from the read. */
+static int reached_discover(const xwg_context *ctx)
+{
+    cl_uint runs = 0;
+    int err = xwg__read_state(ctx, ctx->state, XWG__W_RUNS, 1, &runs);
+    return err != CL_SUCCESS ? err : runs != 0;
+}
+
 /* Times the window's polling loop on the device, once per context, and
  * turns the window in microseconds into polls. OpenCL C has no clock, so
  * this is how a window (and later the watchdog) gets a time. The
@@ -124,6 +148,16 @@ int xwg__ensure_calibrated(xwg_context *ctx, cl_kernel kernel,
                            XWG__MODE_CALIBRATE, 2 * polls, &t2, &c2);
         if (err != CL_SUCCESS)
             return err;
+        /* A kernel without XWG_DISCOVER() returns at once whatever the
+         * polls: checked once, before its times could set the context's
+         * calibration. */
+        if (repeats == 0 && polls == 1024) {
+            err = reached_discover(ctx);
+            if (err < 0)
+                return err;
+            if (err == 0)
+                return not_run(ctx, 1, local_size);
+        }
         /* A millisecond of difference is well above timer noise. */
         if (t2 - t1 < 1.0 && repeats == 0) {
             polls *= 4;
@@ -220,13 +254,15 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
         int err = run_mode(ctx, kernel, state_arg, local_size, groups,
                            XWG__MODE_DISCOVERY_ONLY,
                            ctx->info.discovery_window_polls, &kernel_ms, NULL);
-        /* The count and the failed flag, in one read. */
-        cl_uint words[XWG__W_FAILED - XWG__W_COUNT + 1];
+        /* The count, the failed flag and the run count, in one read. */
+        cl_uint words[XWG__W_RUNS - XWG__W_COUNT + 1];
         if (err == XWG_SUCCESS)
             err = xwg__read_state(ctx, ctx->state, XWG__W_COUNT,
-                                  XWG__W_FAILED - XWG__W_COUNT + 1, words);
+                                  XWG__W_RUNS - XWG__W_COUNT + 1, words);
         if (err != XWG_SUCCESS)
             return err;
+        if (words[XWG__W_RUNS - XWG__W_COUNT] == 0)
+            return not_run(ctx, groups, local_size);
         count = words[0];
         if (words[XWG__W_FAILED - XWG__W_COUNT] != 0) {
             xwg__set_last_error(
@@ -238,8 +274,14 @@ static int discover_locked(xwg_context *ctx, cl_kernel kernel,
         }
         XWG__TRACE("discovery: %u of %zu groups of %zu (%.3f ms)", count,
                    groups, local_size, kernel_ms);
-        if (count == 0 || count > groups)
+        if (count == 0 || count > groups) {
+            xwg__set_last_error(
+                "discovery of %zu groups of %zu on %s: %u participants, "
+                "which no run of the protocol can give", groups, local_size,
+                ctx->info.device_name, count);
+            XWG__TRACE("%s", xwg_last_error());
             return XWG_ERROR_DISCOVERY_FAILED;
+        }
         found->groups = count;
         found->groups_launched = (cl_uint)groups;
         found->kernel_ms = kernel_ms;
