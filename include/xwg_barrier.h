@@ -124,7 +124,8 @@
  *                      (kernels/xwg_collectives.cl states it), never the
  *                      atomics' order. Groups of at most 1024
  *                      work-items (or the device's largest, if smaller;
- *                      a larger one ends in XWG_ERROR_BARRIER_MISUSE).
+ *                      a larger one ends in XWG_ERROR_BARRIER_MISUSE,
+ *                      and xwg_last_error() names the limit).
  *                      A kernel that calls one uses that many words of
  *                      local memory. Collectives cost registers: a kernel
  *                      that runs them in large groups should declare its

@@ -311,11 +311,14 @@ XWG__DEFINE_PART_TO0(max, float)
  * all-reduce uses the first alone), the two banks in turn. Every
  * work-item counts its own calls.
  * Every collective starts here, so here a group larger than the scratch
- * (a program built without xwg_program_build()'s define) is refused. */
+ * (a program built without xwg_program_build()'s define) is refused, the
+ * limit with the rule, for the host's message. */
 inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
 {
     if (get_local_id(0) == 0 && get_local_size(0) > (XWG__SCRATCH_WORDS))
-        xwg__misuse(self, XWG__MISUSE_GROUP_TOO_LARGE);
+        xwg__misuse(self, XWG__MISUSE_GROUP_TOO_LARGE |
+                              ((uint)(XWG__SCRATCH_WORDS)
+                               << XWG__MISUSE_DETAIL_SHIFT));
     const uint launched = (uint)get_num_groups(0);
     const uint bank = (*self.collectives)++ & 1u;
     return &self.state[XWG__PARTIALS_AT(launched) + bank * 2u * launched];

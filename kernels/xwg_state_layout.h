@@ -87,7 +87,12 @@
 #define XWG__MODE_SKIP 2u           /* no protocol: hardware ids */
 #define XWG__MODE_CALIBRATE 3u      /* group 0 times the window loop */
 
-/* The rules a kernel can be seen to break (XWG__W_MISUSE). */
+/* The rules a kernel can be seen to break (XWG__W_MISUSE): the rule in
+ * the word's low byte, and above it what the host's message needs that
+ * only the program knows (rule 5: its XWG__SCRATCH_WORDS, the largest
+ * group its collectives take). */
+#define XWG__MISUSE_RULE_MASK 0xffu
+#define XWG__MISUSE_DETAIL_SHIFT 8u
 #define XWG__MISUSE_ARRIVE_TWICE 1u          /* arrive, then arrive again */
 #define XWG__MISUSE_WAIT_WITHOUT_ARRIVE 2u   /* a wait with no arrive */
 #define XWG__MISUSE_BARRIER_WHILE_ARRIVED 3u /* a barrier or collective

@@ -983,6 +983,46 @@ START_TEST(kernel_without_discover_is_named_not_run)
 }
 END_TEST
 
+/* Misuse rule 5, a collective in a group larger than the program's
+ * scratch: xwg_last_error() names the limit as a number and what to do
+ * (a smaller local size, or xwg_program_build()'s scratch), not the
+ * internal macro that holds it, which a user can neither see nor should
+ * set. The program is built with a scratch of 32 words so that a group of
+ * 64 breaks the rule on any device. */
+START_TEST(group_too_large_names_the_limit)
+{
+    static const char source[] =
+        "__kernel void sum(__global uint *out, XWG_STATE)\n"
+        "{\n"
+        "    XWG_DISCOVER();\n"
+        "    const uint total = xwg_reduce_add_uint(1u);\n"
+        "    if (xwg_global_id() == 0u)\n"
+        "        out[0] = total;\n"
+        "}\n";
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_kernel k =
+        test_build_kernel(&env, source, "sum", "-DXWG__SCRATCH_WORDS=32u");
+    cl_mem out = test_buffer(&env, sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    int status = xwg_launch(env.xc, env.queue, k, 64, &li);
+    ck_assert_msg(status == XWG_ERROR_BARRIER_MISUSE, "xwg_launch returned %s",
+                  xwg_status_name(status));
+    const char *says = xwg_last_error();
+    ck_assert_msg(strstr(says, "(rule 5)") != NULL &&
+                      strstr(says, "larger than 32 work-items") != NULL &&
+                      strstr(says, "local size of at most 32") != NULL &&
+                      strstr(says, "xwg_program_build()") != NULL &&
+                      strstr(says, "XWG__") == NULL,
+                  "xwg_last_error() does not name the limit and the fix: "
+                  "\"%s\"", says);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 /* xwg_last_error() describes the last call only: a success empties it,
  * and a failure with nothing more to say than its status never carries an
  * earlier failure's reason (which would send a caller, or Python's
@@ -1317,6 +1357,7 @@ int main(void)
     tcase_add_test(device, find_device_matches_name_or_vendor);
     tcase_add_test(device, last_error_describes_the_last_call_only);
     tcase_add_test(device, kernel_without_discover_is_named_not_run);
+    tcase_add_test(device, group_too_large_names_the_limit);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     tcase_add_test(device, launch_needs_no_program_once_released);

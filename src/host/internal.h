@@ -176,9 +176,9 @@ void xwg__set_last_error(const char *format, ...)
 void xwg__clear_last_error(void);
 
 /* status.c: XWG_ERROR_BARRIER_MISUSE, with the rule the kernel broke
- * (XWG__MISUSE_*, from the state's misuse word) for xwg_last_error() and
- * the trace. */
-int xwg__misuse_error(unsigned rule);
+ * (the state's misuse word: XWG__MISUSE_* and its detail) for
+ * xwg_last_error() and the trace. */
+int xwg__misuse_error(unsigned word);
 
 /* context.c: a GPU and nothing else. Oclgrind, a simulator that runs
  * groups on CPU threads, reports every device type at once: it is a CPU

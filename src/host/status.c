@@ -159,8 +159,20 @@ int xwg__invalid(const char *file, int line, const char *format, ...)
     return XWG_ERROR_INVALID_ARGUMENT;
 }
 
-int xwg__misuse_error(unsigned rule)
+int xwg__misuse_error(unsigned word)
 {
+    /* The rule, and for rule 5 the program's limit (xwg_state_layout.h). */
+    const unsigned rule = word & XWG__MISUSE_RULE_MASK;
+    const unsigned detail = word >> XWG__MISUSE_DETAIL_SHIFT;
+    char too_large[384];
+    snprintf(too_large, sizeof too_large,
+             "a collective in a work-group larger than %u work-items, the "
+             "most this program's collectives take (their local scratch): "
+             "launch with a local size of at most %u, or build the program "
+             "with xwg_program_build() (or xwg_program_source_prefix()), "
+             "which sizes the scratch to the device's largest work-group, "
+             "up to 1024",
+             detail, detail);
     const char *what =
         rule == XWG__MISUSE_ARRIVE_TWICE
             ? "xwg_barrier_arrive() twice without xwg_barrier_wait()"
@@ -172,8 +184,7 @@ int xwg__misuse_error(unsigned rule)
         : rule == XWG__MISUSE_BROADCAST_GROUP
             ? "a broadcast from a group at or past xwg_num_groups()"
         : rule == XWG__MISUSE_GROUP_TOO_LARGE
-            ? "a collective in a work-group larger than XWG__SCRATCH_WORDS "
-              "(build with xwg_program_build(), or define it)"
+            ? too_large
         : rule == XWG__MISUSE_DIVERGENT
             ? "a barrier, split arrive or collective that only some "
               "work-items of a group called (XWG_CHECK_DIVERGENCE)"
