@@ -729,7 +729,9 @@ XWG_EXPORT int xwg_platform_matches(cl_platform_id platform,
  * project"), or of the first platform if name_part is NULL or empty;
  * platforms without devices are passed over. GPUs are preferred.
  * Errors: XWG_ERROR_INVALID_ARGUMENT (platform or device NULL),
- * XWG_ERROR_NO_DEVICE, XWG_ERROR_OUT_OF_HOST_MEMORY. */
+ * XWG_ERROR_NO_DEVICE (xwg_last_error() names every platform found, with
+ * its vendor, as xwg-discover --platform-name does, or says there was
+ * none), XWG_ERROR_OUT_OF_HOST_MEMORY. */
 XWG_EXPORT int xwg_find_device(const char *name_part,
                                cl_platform_id *platform,
                                cl_device_id *device);

@@ -1108,6 +1108,14 @@ START_TEST(find_device_matches_name_or_vendor)
     ck_assert_int_eq(xwg_platform_matches(platform, "no such platform"), 0);
     ck_assert_int_eq(xwg_find_device("no such platform", &platform, &device),
                      XWG_ERROR_NO_DEVICE);
+    /* The refusal lists what there is, name and vendor, as xwg-discover
+     * does: without it the caller cannot tell what to ask for. */
+    char listed[600];
+    snprintf(listed, sizeof listed, "\"%s\", vendor \"%s\"", name, vendor);
+    ck_assert_msg(strstr(xwg_last_error(), "\"no such platform\"") != NULL &&
+                      strstr(xwg_last_error(), listed) != NULL,
+                  "xwg_last_error() does not list the platform %s: \"%s\"",
+                  listed, xwg_last_error());
 }
 END_TEST
 
