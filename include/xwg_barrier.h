@@ -242,7 +242,9 @@ XWG_EXPORT const char *xwg_version_string(void);
     X(ERROR_BARRIER_MISUSE, -20008,                                           \
       "the kernel broke a rule of the split barrier or of a collective")      \
     X(ERROR_KERNEL_NOT_RUN, -20009,                                           \
-      "the launched kernel did not run its XWG_DISCOVER()")
+      "the launched kernel did not run its XWG_DISCOVER()")                   \
+    X(ERROR_TOO_FEW_GROUPS, -20010,                                           \
+      "fewer groups were co-resident than xwg_launch_options.min_groups")
 
 typedef enum xwg_status {
 #define XWG__STATUS_ENUM(name, value, message) XWG_##name = (value),
@@ -641,10 +643,19 @@ typedef struct xwg_launch_options {
      * context's, else by size. Asking for one the kernel did not compile
      * (see xwg_options.barrier) is XWG_ERROR_INVALID_ARGUMENT. */
     xwg_barrier_algo barrier;
+    /* The fewest participants the caller accepts (0 or 1: any). Where
+     * discovery finds fewer (from the cache, it discovers again first),
+     * the launch fails before it is enqueued; where the kernel's own
+     * protocol admits fewer, it fails after the kernel ran, with info
+     * filled. Either way XWG_ERROR_TOO_FEW_GROUPS, and xwg_last_error()
+     * names the groups found and required. A busy machine gives a CPU
+     * device fewer groups: without this, a launch just runs on them. A
+     * nonzero `groups` below it is XWG_ERROR_INVALID_ARGUMENT. */
+    cl_uint min_groups;
 } xwg_launch_options;
 
 #define XWG_LAUNCH_OPTIONS_INIT {sizeof(xwg_launch_options), 0, 0, 0, \
-                                 XWG_BARRIER_DEFAULT}
+                                 XWG_BARRIER_DEFAULT, 0}
 
 /* Finds the kernel's XWG_STATE parameter, discovers the occupancy (cached),
  * launches that many groups of local_size on queue and waits for them.
@@ -654,7 +665,8 @@ typedef struct xwg_launch_options {
  * broke a rule of the split barrier or of a collective that it could see;
  * xwg_last_error() names the rule; info->timed_out is set, as every wait
  * was ended), XWG_ERROR_KERNEL_NOT_RUN (the kernel did not run its
- * XWG_DISCOVER(): see below), XWG_ERROR_INVALID_ARGUMENT (a NULL
+ * XWG_DISCOVER(): see below), XWG_ERROR_TOO_FEW_GROUPS (fewer
+ * participants than opts->min_groups: see there), XWG_ERROR_INVALID_ARGUMENT (a NULL
  * handle, info->size below sizeof(size_t), a bad option, or more than
  * 2^32 work-items in all) before the kernel is launched, the errors of
  * xwg_discover(), or an OpenCL error. The same cl_kernel must not be

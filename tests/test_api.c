@@ -1023,6 +1023,63 @@ START_TEST(group_too_large_names_the_limit)
 }
 END_TEST
 
+/* opts->min_groups above what the device can hold (a million groups of
+ * 64 on PoCL): the launch fails with XWG_ERROR_TOO_FEW_GROUPS before
+ * anything is enqueued, names the groups found and required, and leaks
+ * nothing; min_groups at the count found runs. Without it a busy machine
+ * runs a launch on one group, and the caller never learns. A forced
+ * count below min_groups is a contradiction: invalid. */
+START_TEST(launch_below_min_groups_fails_and_leaks_nothing)
+{
+    test_env env;
+    test_env_open(&env, NULL);
+    cl_kernel k = test_build_kernel(&env, good_source, "k", NULL);
+    cl_mem out = test_buffer(&env, 4096 * sizeof(cl_uint));
+    clSetKernelArg(k, 0, sizeof out, &out);
+    xwg_launch_info li = XWG_LAUNCH_INFO_INIT;
+    /* The first launch keeps the kernel's facts and its discovery, which
+     * hold references by contract: counted before the failing one. */
+    ck_assert_int_eq(xwg_launch(env.xc, env.queue, k, 64, &li), XWG_SUCCESS);
+    cl_uint ctx_refs = test_refcount_context(env.cl);
+    cl_uint kernel_refs = test_refcount_kernel(k);
+
+    xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
+    opts.min_groups = 1000000;
+    xwg_launch_info failed = XWG_LAUNCH_INFO_INIT;
+    int status = xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &failed);
+    ck_assert_msg(status == XWG_ERROR_TOO_FEW_GROUPS,
+                  "xwg_launch_ex returned %s", xwg_status_name(status));
+    ck_assert_msg(strstr(xwg_last_error(), "co-resident groups") != NULL &&
+                      strstr(xwg_last_error(), "min_groups (1000000)") != NULL,
+                  "xwg_last_error() does not name found and required: "
+                  "\"%s\"", xwg_last_error());
+    ck_assert_str_eq(xwg_status_name(status), "XWG_ERROR_TOO_FEW_GROUPS");
+    ck_assert_uint_eq(failed.groups, 0); /* nothing ran: info untouched */
+    xwg_pending *pending = NULL;
+    ck_assert_int_eq(xwg_launch_async(env.xc, env.queue, k, 64, &opts,
+                                      &pending, NULL),
+                     XWG_ERROR_TOO_FEW_GROUPS);
+    ck_assert_ptr_null(pending);
+    ck_assert_uint_le(test_settled_refcount_kernel(k, kernel_refs),
+                      kernel_refs);
+    ck_assert_uint_le(test_settled_refcount_context(env.cl, ctx_refs),
+                      ctx_refs);
+
+    opts.min_groups = 1;
+    ck_assert_int_eq(xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &li),
+                     XWG_SUCCESS);
+    ck_assert_uint_ge(li.groups, 1);
+
+    opts.groups = 2;
+    opts.min_groups = 4;
+    assert_invalid(xwg_launch_ex(env.xc, env.queue, k, 64, &opts, &li),
+                   "opts->groups is 2, below opts->min_groups (4)");
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    test_env_close(&env);
+}
+END_TEST
+
 /* xwg_last_error() describes the last call only: a success empties it,
  * and a failure with nothing more to say than its status never carries an
  * earlier failure's reason (which would send a caller, or Python's
@@ -1366,6 +1423,7 @@ int main(void)
     tcase_add_test(device, last_error_describes_the_last_call_only);
     tcase_add_test(device, kernel_without_discover_is_named_not_run);
     tcase_add_test(device, group_too_large_names_the_limit);
+    tcase_add_test(device, launch_below_min_groups_fails_and_leaks_nothing);
     tcase_add_test(device, discovery_is_cached_per_local_memory_size);
     tcase_add_test(device, launches_learn_each_kernel_once_and_give_it_back);
     tcase_add_test(device, launch_needs_no_program_once_released);

@@ -90,21 +90,45 @@ static int read_options(const char *fn, const xwg_launch_options *opts,
         return XWG__INVALID("%s: opts->barrier is %d, not an "
                             "xwg_barrier_algo",
                             fn, (int)out->barrier);
+    if (out->groups != 0 && out->groups < out->min_groups)
+        return XWG__INVALID("%s: opts->groups is %u, below opts->min_groups "
+                            "(%u): no launch could meet both",
+                            fn, out->groups, out->min_groups);
     return XWG_SUCCESS;
+}
+
+/* XWG_ERROR_TOO_FEW_GROUPS, with the groups found and required for
+ * xwg_last_error() (`by`: who found them). */
+static int too_few(const char *fn, const xwg_context *ctx, const char *by,
+                   cl_uint found, cl_uint required)
+{
+    xwg__set_last_error("%s: %s %u co-resident groups on %s, fewer than "
+                        "opts->min_groups (%u); a busy machine gives a CPU "
+                        "device fewer: retry when it is idle, or lower "
+                        "min_groups",
+                        fn, by, found, ctx->info.device_name, required);
+    XWG__TRACE("%s", xwg_last_error());
+    return XWG_ERROR_TOO_FEW_GROUPS;
 }
 
 /* How many groups to launch: forced, or discovered (which also checks
  * the state argument and the local size, and calibrates). */
-static int size_launch(xwg_context *ctx, cl_kernel kernel, size_t local_size,
-                       const xwg_launch_options *o, cl_uint *groups,
-                       cl_uint *participants)
+static int size_launch(const char *fn, xwg_context *ctx, cl_kernel kernel,
+                       size_t local_size, const xwg_launch_options *o,
+                       cl_uint *groups, cl_uint *participants)
 {
     *groups = *participants = o->groups;
     if (*groups == 0 || !o->skip_discovery) {
         xwg_occupancy occ = XWG_OCCUPANCY_INIT;
         int err = xwg_discover(ctx, kernel, local_size, &occ);
+        /* A count cached on a busier machine may be below what fits now. */
+        if (err == XWG_SUCCESS && occ.groups < o->min_groups && occ.from_cache)
+            err = xwg_discover_uncached(ctx, kernel, local_size, &occ);
         if (err != XWG_SUCCESS)
             return err;
+        if (occ.groups < o->min_groups)
+            return too_few(fn, ctx, "discovery found", occ.groups,
+                           o->min_groups);
         if (*groups == 0)
             *groups = occ.groups;
         /* The in-kernel protocol admits no more than discovery found. */
@@ -264,7 +288,8 @@ static int launch_async(const char *fn, xwg_context *ctx,
     if (err == XWG_SUCCESS)
         err = xwg__check_local_size(fn, ctx, kernel, local_size, NULL);
     if (err == XWG_SUCCESS)
-        err = size_launch(ctx, kernel, local_size, &o, &groups, &expected);
+        err = size_launch(fn, ctx, kernel, local_size, &o, &groups,
+                          &expected);
     /* Kernel-side ids are 32-bit: a larger grid would wrap them. */
     if (err == XWG_SUCCESS && (size_t)groups * local_size > 0xffffffffu)
         err = XWG__INVALID("%s: %u groups (opts->groups) of %zu "
@@ -304,6 +329,7 @@ static int launch_async(const char *fn, xwg_context *ctx,
     }
     p->ctx = ctx;
     p->groups = groups;
+    p->min_groups = o.min_groups;
     p->skip_discovery = o.skip_discovery;
     p->barrier = algo;
     xwg__header_words(ctx, o.skip_discovery ? XWG__MODE_SKIP : XWG__MODE_RUN,
@@ -455,6 +481,8 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         p->state.rewrite = XWG__W_FLAGS + (size_t)clusters * XWG__LINE_WORDS;
     else if (clusters != 0u)
         p->state.clean = 0; /* not a count the kernel could give */
+    const xwg_context *ctx = p->ctx;
+    const cl_uint min_groups = p->min_groups;
     xwg__pending_free(p);
     if (bad_info != XWG_SUCCESS)
         return bad_info;
@@ -466,6 +494,11 @@ int xwg_launch_finish(xwg_pending *p, xwg_launch_info *info)
         xwg__copy_versioned(info, &result, sizeof result);
     if (misuse != 0)
         return xwg__misuse_error(misuse);
+    /* The in-kernel protocol can admit fewer than discovery found. */
+    if (!failed && participants < min_groups)
+        return too_few("launch", ctx,
+                       "the kernel's protocol admitted", participants,
+                       min_groups);
     return failed ? XWG_ERROR_BARRIER_TIMEOUT : XWG_SUCCESS;
 }
 

@@ -43,6 +43,7 @@ struct xwg_pending {
     cl_uint *image; /* what the write copies: must outlive it */
     cl_uint status_first; /* the first status word read back */
     cl_uint groups;
+    cl_uint min_groups; /* xwg_launch_options.min_groups */
     int skip_discovery;
     xwg_barrier_algo barrier;
 };
