@@ -33,37 +33,7 @@
  *   pingpong/bare, pingpong/bare-relaxed  the same two in a plain OpenCL
  *                   kernel (no xwg state, discovery or local memory),
  *                   launched directly.
- * Usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]
- *          [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]
- *          [--algos xf,counter,tree,default]  (default: what a launch
- *                               without a barrier option runs, in a
- *                               program built as a user's is, with the
- *                               barrier set the context calibrated; the
- *                               others from one program of counter and
- *                               tree, and XF's of its own)
- *          [--build-options S --tag T]  (a variant: S is added to the
- *                               program's build options, e.g.
- *                               -DXWG_TUNE_COLLECT=1 or
- *                               -DXWG_TUNE_TREE_FANIN=8u, and T to the names
- *                               of its rows, barrier/tree+T, pingpong+T)
- *          [--barriers-only]   (full occupancy, barriers and pingpong only:
- *                               for variants)
- *          [--collectives]     (with --barriers-only: also the split
- *                               barrier and the all-reduces, blocking
- *                               and nonblocking, and the nonblocking
- *                               one's overlap with work, per call,
- *                               beside each barrier row at full occupancy)
- *          [--dump-binary F]   (the program's binary: PTX on NVIDIA)
- *          [--placements N]    (also the floor, and the counter and tree
- *                               barriers, with their words at N places in
- *                               memory, 64 KiB + 128 B apart: rows
- *                               pingpong@min/median/max-of-N and
- *                               barrier/ALGO@min/median/max-of-N; see
- *                               placed.c)
- *          [--prototypes]      (also the tree's flat-wake prototypes of
- *                               placed.c, at full occupancy)
- *          [--cpu-baselines]   (also a pthread and a spin barrier on the
- *                               host: see cpu_barriers.c)
+ * Usage: xwg-bench --help (the usage[] text below).
  */
 #include "bench.h"
 #include "cpu_barriers.h"
@@ -72,6 +42,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What --help prints (and a bad option points to). */
+static const char usage[] =
+    "usage: xwg-bench [--platform-name S] [--local-sizes 64,256,1024]\n"
+    "         [--e1 256] [--e2 10256] [--csv FILE] [--label TEXT]\n"
+    "         [--algos xf,counter,tree,default]  (default: what a launch\n"
+    "                              without a barrier option runs, in a\n"
+    "                              program built as a user's is, with the\n"
+    "                              barrier set the context calibrated; the\n"
+    "                              others from one program of counter and\n"
+    "                              tree, and XF's of its own)\n"
+    "         [--build-options S --tag T]  (a variant: S is added to the\n"
+    "                              program's build options, e.g.\n"
+    "                              -DXWG_TUNE_COLLECT=1 or\n"
+    "                              -DXWG_TUNE_TREE_FANIN=8u, and T to the names\n"
+    "                              of its rows, barrier/tree+T, pingpong+T)\n"
+    "         [--barriers-only]   (full occupancy, barriers and pingpong only:\n"
+    "                              for variants)\n"
+    "         [--collectives]     (with --barriers-only: also the split\n"
+    "                              barrier and the all-reduces, blocking\n"
+    "                              and nonblocking, and the nonblocking\n"
+    "                              one's overlap with work, per call,\n"
+    "                              beside each barrier row at full occupancy)\n"
+    "         [--dump-binary F]   (the program's binary: PTX on NVIDIA)\n"
+    "         [--placements N]    (also the floor, and the counter and tree\n"
+    "                              barriers, with their words at N places in\n"
+    "                              memory, 64 KiB + 128 B apart: rows\n"
+    "                              pingpong@min/median/max-of-N and\n"
+    "                              barrier/ALGO@min/median/max-of-N; see\n"
+    "                              placed.c)\n"
+    "         [--prototypes]      (also the tree's flat-wake prototypes of\n"
+    "                              placed.c, at full occupancy)\n"
+    "         [--cpu-baselines]   (also a pthread and a spin barrier on the\n"
+    "                              host: see cpu_barriers.c)\n";
 
 static const char bench_source[] =
     "__kernel void barriers(uint count, XWG_STATE)\n"
@@ -450,6 +454,10 @@ int main(int argc, char **argv)
     parse_algos("xf,counter,tree,default", b.algos);
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
         if (!strcmp(o, "--cpu-baselines")) { cpu = 1; continue; }
         if (!strcmp(o, "--barriers-only")) { b.barriers_only = 1; continue; }
         if (!strcmp(o, "--collectives")) { b.collectives = 1; continue; }
@@ -478,7 +486,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            fprintf(stderr, "xwg-bench: unknown option %s\n", o);
+            fprintf(stderr, "xwg-bench: unknown option %s (--help)\n", o);
             return 2;
         }
     }

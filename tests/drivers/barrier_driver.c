@@ -18,33 +18,7 @@
  * the driver runs that one only; otherwise XF runs on a second context
  * that fixes it, as default programs compile the counter and tree only.
  *
- * Usage: barrier_driver [--platform-name S] [--local-size L]
- *          [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]
- *          [--only stress|jacobi|misuse|split|collectives|collective_misuse|
- *                  divergence|known_bad] [--csv FILE] [--label TEXT]
- *          [--algo xf|counter|tree]  (that barrier only)
- *          [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no
- *                          work-group barriers, 3 relaxed releases, 4 all
- *                          relaxed, 5 the flat wake without its reset, 6
- *                          every grid arrival taken for the last, 7 the
- *                          episode count not kept, 8 helpers counting
- *                          their own; the stress run must then fail)
- *          [--broken-collective N]  (a known-bad split barrier or
- *                          collective: 1 a wait that does not wait, 2
- *                          partials read before they are published, 3 a
- *                          divergence check that takes any count for the
- *                          whole group, 4 a nonblocking all-reduce
- *                          that reads before it waits; the split,
- *                          collectives or divergence run must then fail)
- *          [--build-options S]  (a variant of xwg-bench, e.g.
- *                          -DXWG_TUNE_TREE_FANIN=8u: its stress tests)
- *          [--min-groups N]  (a stress run on fewer groups fails: a run
- *                          that discovery gave one group proves nothing)
- *          [--groups N]   (split and collectives: N groups, discovery
- *                          skipped; on PoCL with at least N worker
- *                          threads they are co-resident)
- *          [--watchdog-ms M]  (split and collectives: the launches'
- *                          watchdog; long on a loaded CPU device)
+ * Usage: barrier_driver --help (the usage[] text below).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
@@ -54,6 +28,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* What --help prints (and a bad option points to). */
+static const char usage[] =
+    "usage: barrier_driver [--platform-name S] [--local-size L]\n"
+    "         [--episodes E] [--launches N] [--jacobi-n N] [--jacobi-iters I]\n"
+    "         [--only stress|jacobi|misuse|split|collectives|collective_misuse|\n"
+    "                 divergence|known_bad] [--csv FILE] [--label TEXT]\n"
+    "         [--algo xf|counter|tree]  (that barrier only)\n"
+    "         [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no\n"
+    "                         work-group barriers, 3 relaxed releases, 4 all\n"
+    "                         relaxed, 5 the flat wake without its reset, 6\n"
+    "                         every grid arrival taken for the last, 7 the\n"
+    "                         episode count not kept, 8 helpers counting\n"
+    "                         their own; the stress run must then fail)\n"
+    "         [--broken-collective N]  (a known-bad split barrier or\n"
+    "                         collective: 1 a wait that does not wait, 2\n"
+    "                         partials read before they are published, 3 a\n"
+    "                         divergence check that takes any count for the\n"
+    "                         whole group, 4 a nonblocking all-reduce\n"
+    "                         that reads before it waits; the split,\n"
+    "                         collectives or divergence run must then fail)\n"
+    "         [--build-options S]  (a variant of xwg-bench, e.g.\n"
+    "                         -DXWG_TUNE_TREE_FANIN=8u: its stress tests)\n"
+    "         [--min-groups N]  (a stress run on fewer groups fails: a run\n"
+    "                         that discovery gave one group proves nothing)\n"
+    "         [--groups N]   (split and collectives: N groups, discovery\n"
+    "                         skipped; on PoCL with at least N worker\n"
+    "                         threads they are co-resident)\n"
+    "         [--watchdog-ms M]  (split and collectives: the launches'\n"
+    "                         watchdog; long on a loaded CPU device)\n";
 
 double now_s(void)
 {
@@ -263,8 +267,18 @@ int main(int argc, char **argv)
     d.jacobi_n = 0;
     d.jacobi_iters = 1000;
     d.label = "";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const char *o = argv[i], *v = argv[i + 1];
+    for (int i = 1; i < argc; i += 2) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        /* Every option takes a value: one without would be ignored, and
+         * the run would test what the caller did not ask for. */
+        if (v == NULL) {
+            fprintf(stderr, "barrier_driver: %s needs a value (--help)\n", o);
+            return 2;
+        }
         if (!strcmp(o, "--platform-name")) platform = v;
         else if (!strcmp(o, "--local-size")) d.local = strtoul(v, NULL, 10);
         else if (!strcmp(o, "--episodes")) d.episodes = strtoul(v, NULL, 10);
@@ -294,7 +308,8 @@ int main(int argc, char **argv)
             }
         }
         else {
-            fprintf(stderr, "barrier_driver: unknown option %s\n", o);
+            fprintf(stderr, "barrier_driver: unknown option %s (--help)\n",
+                    o);
             return 2;
         }
     }
