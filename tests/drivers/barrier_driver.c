@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* What --help prints (and a bad option points to). */
 static const char usage[] =
@@ -130,6 +131,7 @@ int launch_counting(driver *d, const char *test, cl_kernel k, cl_mem errors,
                     counted *c)
 {
     int err = XWG_SUCCESS;
+    const int tty = isatty(fileno(stderr));
     for (unsigned i = 0; err == XWG_SUCCESS && i < d->launches; i++) {
         const cl_uint zero = 0;
         clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zero, &zero,
@@ -142,10 +144,15 @@ int launch_counting(driver *d, const char *test, cl_kernel k, cl_mem errors,
         c->bad += found;
         c->episodes += episodes;
         c->groups = info.groups;
-        fprintf(stderr, "\r%s %s: launch %u of %u", test,
-                xwg_barrier_algo_name(opts->barrier), i + 1, d->launches);
+        /* On a terminal one line, rewritten per launch; anywhere else (a
+         * log, xwg-study's pipe) a line per launch, since a carriage
+         * return there runs every launch's progress into one line. */
+        fprintf(stderr, "%s%s %s: launch %u of %u%s", tty ? "\r" : "", test,
+                xwg_barrier_algo_name(opts->barrier), i + 1, d->launches,
+                tty ? "" : "\n");
     }
-    fprintf(stderr, "\n");
+    if (tty && d->launches > 0)
+        fprintf(stderr, "\n");
     return err;
 }
 
