@@ -10,11 +10,13 @@ columns against its rows). This script writes no prose. It writes
   results/tables/NAME.md   one file per table: the table, then the runs
                            its figures come from (ids of results/runs.csv);
   results/plots/NAME.png   one file per plot (needs matplotlib; without it
-                           the plots are left as they are, and it says so);
+                           the plots are left as they are, and it says so),
+                           written only where its bytes change;
   and the block between `<!-- table: NAME -->` and `<!-- end table -->` in
   each document that tables.toml names, replaced by that table.
 
---check writes nothing: it renders the tables in memory and exits 1 if a
+It prints what it wrote and removed, or "up to date" where it did
+neither. --check writes nothing: it renders the tables in memory and exits 1 if a
 table file or a document's block differs from what the data gives (the
 plots are not compared: PNG bytes vary with the matplotlib version).
 
@@ -44,6 +46,7 @@ Table kinds (tables.toml):
 """
 import csv
 import glob
+import io
 import math
 import os
 import re
@@ -274,7 +277,8 @@ def check_runs(tables):
 
 
 def draw(plot, tables, plt):
-    """Writes results/plots/NAME.png for one [[plot]] of tables.toml."""
+    """The PNG of one [[plot]] of tables.toml, as bytes (render() writes
+    it to results/plots/NAME.png only where those bytes differ)."""
     t = tables[plot["table"]]
     xs = [k[0] for k in t.keys]
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
@@ -304,10 +308,11 @@ def draw(plot, tables, plt):
     ax.set_ylabel(plot.get("ylabel", ""))
     ax.set_title(plot.get("title", plot["name"]))
     ax.legend(fontsize="small")
-    os.makedirs(os.path.join(HERE, "plots"), exist_ok=True)
-    fig.savefig(os.path.join(HERE, "plots", plot["name"] + ".png"), dpi=110,
-                bbox_inches="tight", metadata={"Software": None})
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=110, bbox_inches="tight",
+                metadata={"Software": None})
     plt.close(fig)
+    return png.getvalue()
 
 
 def matplotlib_or_none():
@@ -320,9 +325,24 @@ def matplotlib_or_none():
         return None
 
 
+def write_if_changed(path, data, changed):
+    """Writes DATA (bytes) to PATH unless the file holds it already, and
+    then adds PATH to CHANGED: an unchanged output keeps its bytes and
+    its time, and is not reported as written."""
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    changed.append(os.path.relpath(path, ROOT))
+
+
 def render(check):
     """Renders everything; returns the files that are (or, with CHECK,
-    would be) changed."""
+    would be) written, and those removed. Plots are drawn and compared
+    only without CHECK (their bytes vary with matplotlib's version)."""
     with open(os.path.join(HERE, "tables.toml"), "rb") as f:
         spec = tomllib.load(f)
     tables = {}
@@ -346,7 +366,7 @@ def render(check):
                 raise DataError("%s: no table %r" % (doc, m.group(2)))
             return m.group(1) + tables[m.group(2)].markdown() + m.group(4)
         wanted[path] = BLOCK.sub(fill, text)
-    changed = []
+    changed, removed = [], []
     for path, text in wanted.items():
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if old != text:
@@ -358,7 +378,7 @@ def render(check):
     stale = (set(glob.glob(os.path.join(HERE, "tables", "*.md"))) -
              set(wanted))
     for path in sorted(stale):
-        changed.append(os.path.relpath(path, ROOT))
+        removed.append(os.path.relpath(path, ROOT))
         if not check:
             os.remove(path)
     if not check:
@@ -367,14 +387,17 @@ def render(check):
             print("render: matplotlib is missing: plots left as they are",
                   file=sys.stderr)
         if plt is not None:
+            drawn = set()
             for plot in spec.get("plot", []):
-                draw(plot, tables, plt)
-            drawn = {os.path.join(HERE, "plots", p["name"] + ".png")
-                     for p in spec.get("plot", [])}
-            for path in glob.glob(os.path.join(HERE, "plots", "*.png")):
-                if path not in drawn:
-                    os.remove(path)      # a plot tables.toml no longer has
-    return changed
+                path = os.path.join(HERE, "plots", plot["name"] + ".png")
+                drawn.add(path)
+                write_if_changed(path, draw(plot, tables, plt), changed)
+            for path in sorted(glob.glob(os.path.join(HERE, "plots",
+                                                      "*.png"))):
+                if path not in drawn:    # a plot tables.toml no longer has
+                    removed.append(os.path.relpath(path, ROOT))
+                    os.remove(path)
+    return changed, removed
 
 
 def main(argv):
@@ -383,16 +406,19 @@ def main(argv):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     try:
-        changed = render(check)
+        changed, removed = render(check)
     except (DataError, KeyError) as e:
         print("render: %s" % (e.args[0] if e.args else e), file=sys.stderr)
         return 2
-    if check and changed:
+    if check and (changed or removed):
         print("render: out of date (run python3 results/render.py): %s" %
-              ", ".join(changed), file=sys.stderr)
+              ", ".join(changed + removed), file=sys.stderr)
         return 1
-    print("render: %s" % ("up to date" if check or not changed else
-                          "wrote " + ", ".join(changed)))
+    # What was done, and only that: "up to date" where nothing was
+    # written or removed.
+    done = (["wrote " + ", ".join(changed)] if changed else []) + \
+           (["removed " + ", ".join(removed)] if removed else [])
+    print("render: %s" % ("; ".join(done) or "up to date"))
     return 0
 
 

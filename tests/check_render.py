@@ -20,7 +20,13 @@ and the renderer refuses data that breaks its contract.
    forced) makes render.py add its lines, and only those, to every
    table that reads the study's files (study-devices and each table
    with `each`, as tables.toml lists them), after which --check passes.
-4. results/record.py on a scratch copy: a run that replaces another is
+4. Plots, on a scratch copy with a stand-in for matplotlib (which draws
+   nothing and writes what it was asked to draw as the PNG's bytes, so
+   that no matplotlib is needed and the bytes are the same every run):
+   the first render writes every plot and says so; a second writes
+   nothing, leaves each PNG's bytes and time alone, and says "up to
+   date" (it used to rewrite every PNG behind an "up to date").
+5. results/record.py on a scratch copy: a run that replaces another is
    recorded and renders, and --more adds its rows to a second CSV; an
    existing run id, --more for a CSV that holds the run or for a run
    runs.csv lacks, and a file without the CSV's columns are refused, and
@@ -131,6 +137,97 @@ def check_new_device(root):
         return failures
     finally:
         shutil.rmtree(d)
+
+
+# A stand-in for matplotlib: every call on a figure or axes is recorded,
+# and savefig writes the record as the "PNG".
+FAKE_PYPLOT = """
+import json
+
+
+class _Recorder:
+    def __init__(self, calls):
+        self._calls = calls
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self._calls.append([name, repr(args), repr(sorted(kwargs.items()))])
+        return call
+
+
+class _Figure(_Recorder):
+    def savefig(self, f, **kwargs):
+        data = json.dumps(self._calls).encode()
+        if isinstance(f, str):
+            with open(f, "wb") as out:
+                out.write(data)
+        else:
+            f.write(data)
+
+
+def subplots(**kwargs):
+    calls = []
+    return _Figure(calls), _Recorder(calls)
+
+
+def close(fig):
+    pass
+"""
+
+PLOT_CHECKS = 3
+
+
+def render_with_fake_matplotlib(d):
+    """render.py in D with the stand-in matplotlib: (exit, stdout)."""
+    fake = os.path.join(d, "fake-matplotlib")
+    os.makedirs(os.path.join(fake, "matplotlib"), exist_ok=True)
+    with open(os.path.join(fake, "matplotlib", "__init__.py"), "w") as f:
+        f.write("def use(backend):\n    pass\n")
+    with open(os.path.join(fake, "matplotlib", "pyplot.py"), "w") as f:
+        f.write(FAKE_PYPLOT)
+    env = dict(os.environ, PYTHONPATH=fake)
+    p = subprocess.run([sys.executable, os.path.join(d, "results",
+                                                     "render.py")],
+                       capture_output=True, text=True, env=env)
+    return p.returncode, p.stdout + p.stderr
+
+
+def check_plots(root):
+    """A render writes the plots that changed, says which, and leaves the
+    others alone: "up to date" must mean that nothing was written."""
+    failures = []
+    d = scratch(root)
+    try:
+        plots = os.path.join(d, "results", "plots")
+        code, out = render_with_fake_matplotlib(d)
+        pngs = sorted(os.listdir(plots)) if os.path.isdir(plots) else []
+        if code != 0 or not pngs or not all(
+                "results/plots/" + p in out for p in pngs):
+            failures.append("plots: the first render (exit %d) did not write "
+                            "and name every plot: %s" % (code, out.strip()))
+            return failures
+        # An hour back, so that a rewrite within the same second shows.
+        stamp = {}
+        for p in pngs:
+            path = os.path.join(plots, p)
+            t = os.stat(path).st_mtime_ns - 3600 * 10**9
+            os.utime(path, ns=(t, t))
+            stamp[p] = (t, open(path, "rb").read())
+        code, out = render_with_fake_matplotlib(d)
+        if code != 0 or out.strip() != "render: up to date":
+            failures.append("plots: a second render with nothing changed "
+                            "said %r (exit %d), not 'render: up to date'"
+                            % (out.strip(), code))
+        rewritten = [p for p in pngs
+                     if (os.stat(os.path.join(plots, p)).st_mtime_ns,
+                         open(os.path.join(plots, p), "rb").read())
+                     != stamp[p]]
+        if rewritten:
+            failures.append("plots: a second render rewrote %s"
+                            % ", ".join(rewritten))
+    finally:
+        shutil.rmtree(d)
+    return failures
 
 
 RECORD_CHECKS = 6
@@ -247,10 +344,11 @@ def main():
             shutil.rmtree(d)
     new_device = check_new_device(root)
     failures += new_device
+    failures += check_plots(root)
     failures += check_record(root)
     for f in failures:
         print("check_render: FAIL: %s" % f)
-    total = len(cases) + 3 + RECORD_CHECKS
+    total = len(cases) + 3 + PLOT_CHECKS + RECORD_CHECKS
     passed = total - len(failures) + max(0, len(new_device) - 1)
     print("check_render: %d of %d checks passed" % (passed, total))
     return 1 if failures else 0
