@@ -33,6 +33,9 @@ Table kinds (tables.toml):
          takes `value` from the selected rows that match its `where`,
          reduced by `agg` (median unless given), times `scale`; a column
          with `ratio = [A, B]` is column A over column B of the same line.
+  A plot with `skip = { FIELD = "TEXT" }` leaves out the table's lines
+  any of whose rows has FIELD beginning with TEXT (the study's plot:
+  verdict "refused").
   A table reads `study = "FOLDER"` instead of `csv`: one row per file
   that xwg-study wrote in results/FOLDER (study_files.py; a file that
   breaks results/study/schema.json stops the render, naming it). With
@@ -167,6 +170,7 @@ class Table:
                                 (self.name, ", ".join(self.csvs), f))
         self.header = list(heads)
         self.keys = [[r[f] for f in fields] for r in rows]
+        self.line_rows = [[r] for r in rows]
         self.cells = []
         for r in rows:
             line = []
@@ -220,6 +224,9 @@ class Table:
             values[head] = got
         self.header = spec.get("key_heads", key_fields) + [c["head"] for c in columns]
         self.keys = [list(k) for k in keys]
+        self.line_rows = [[r for r in rows
+                           if tuple(r[f] for f in key_fields) == k]
+                          for k in keys]
         self.cells, self.numbers = [], []
         for k in keys:
             line, nums = [fmt(x) for x in k], [number(x) for x in k]
@@ -250,9 +257,22 @@ class Table:
             ", ".join("`%s`" % r for r in self.runs))]
         return "\n".join(out) + "\n"
 
-    def column(self, head):
+    def column(self, head, keep=None):
+        """The numbers of column HEAD, of the lines KEEP (indices; all by
+        default)."""
         i = self.header.index(head)
-        return [n[i] for n in self.numbers]
+        return [self.numbers[j][i]
+                for j in (range(len(self.numbers)) if keep is None else keep)]
+
+    def lines_kept(self, skip):
+        """The indices of the lines that no row of SKIP's kind is behind:
+        SKIP maps a field to a text, and a line is left out where any of
+        its rows has that field beginning with the text."""
+        def skipped(rows):
+            return any(str(r.get(field, "")).startswith(str(text))
+                       for r in rows for field, text in (skip or {}).items())
+        return [j for j, rows in enumerate(self.line_rows)
+                if not skipped(rows)]
 
 
 def check_runs(tables):
@@ -280,7 +300,14 @@ def draw(plot, tables, plt):
     """The PNG of one [[plot]] of tables.toml, as bytes (render() writes
     it to results/plots/NAME.png only where those bytes differ)."""
     t = tables[plot["table"]]
-    xs = [k[0] for k in t.keys]
+    # `skip`: lines the table holds but the plot leaves out (a refused
+    # device's figures, measured forced past its refusal, are no figures
+    # to set beside a usable device's).
+    keep = t.lines_kept(plot.get("skip"))
+    if not keep:
+        raise DataError("plot %s: skip %r leaves no line of table %s" %
+                        (plot["name"], plot.get("skip"), t.name))
+    xs = [t.keys[j][0] for j in keep]
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     heads = plot["y"]
     if plot.get("kind", "line") == "bar":
@@ -288,7 +315,8 @@ def draw(plot, tables, plt):
         for i, h in enumerate(heads):
             # A line without a value has no bar (a zero would break a
             # log scale).
-            bars = [(j + i * width, v) for j, v in enumerate(t.column(h))
+            bars = [(j + i * width, v)
+                    for j, v in enumerate(t.column(h, keep))
                     if v is not None]
             ax.bar([b[0] for b in bars], [b[1] for b in bars], width,
                    label=h)
@@ -297,7 +325,8 @@ def draw(plot, tables, plt):
                            ha="right" if plot.get("rotate") else "center")
     else:
         for h in heads:
-            pts = [(x, v) for x, v in zip(xs, t.column(h)) if v is not None]
+            pts = [(x, v) for x, v in zip(xs, t.column(h, keep))
+                   if v is not None]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
                     label=h)
     if plot.get("logy"):

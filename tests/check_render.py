@@ -25,7 +25,10 @@ and the renderer refuses data that breaks its contract.
    that no matplotlib is needed and the bytes are the same every run):
    the first render writes every plot and says so; a second writes
    nothing, leaves each PNG's bytes and time alone, and says "up to
-   date" (it used to rewrite every PNG behind an "up to date").
+   date" (it used to rewrite every PNG behind an "up to date"). The
+   study's plot draws no bar for a refused device (Zink's barrier bar,
+   measured forced past its refusal, stood beside usable devices'), and
+   one for every other file.
 5. results/record.py on a scratch copy: a run that replaces another is
    recorded and renders, and --more adds its rows to a second CSV; an
    existing run id, --more for a CSV that holds the run or for a run
@@ -174,7 +177,7 @@ def close(fig):
     pass
 """
 
-PLOT_CHECKS = 3
+PLOT_CHECKS = 4
 
 
 def render_with_fake_matplotlib(d):
@@ -192,6 +195,26 @@ def render_with_fake_matplotlib(d):
     return p.returncode, p.stdout + p.stderr
 
 
+def check_study_plot(root, png):
+    """The study plot's x labels (the stand-in's record of the call) are
+    the study files that were not refused, and only those."""
+    sys.path.insert(0, os.path.join(root, "results"))
+    import study_files
+    docs = [study_files.row(doc) for doc in study_files.load_folder("study")]
+    refused = {r["name"] for r in docs if r["verdict"].startswith("refused")}
+    usable = {r["name"] for r in docs} - refused
+    calls = json.load(open(png))
+    labels = [c[1] for c in calls if c[0] == "set_xticklabels"]
+    if not refused or not labels:
+        return ["plots: no refused study file (%s) or no labels drawn"
+                % sorted(refused)]
+    drawn = {n for n in refused | usable if repr(n) in labels[0]}
+    if drawn & refused or usable - drawn:
+        return ["plots: study-barrier-256 drew %s; refused: %s"
+                % (sorted(drawn), sorted(refused))]
+    return []
+
+
 def check_plots(root):
     """A render writes the plots that changed, says which, and leaves the
     others alone: "up to date" must mean that nothing was written."""
@@ -206,6 +229,8 @@ def check_plots(root):
             failures.append("plots: the first render (exit %d) did not write "
                             "and name every plot: %s" % (code, out.strip()))
             return failures
+        failures += check_study_plot(root, os.path.join(
+            plots, "study-barrier-256.png"))
         # An hour back, so that a rewrite within the same second shows.
         stamp = {}
         for p in pngs:
