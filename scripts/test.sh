@@ -3,11 +3,17 @@
 # normal build, then the host tests again under AddressSanitizer (recall
 # and the consumer-package tests stay out of that run: co-residency
 # collapses under a sanitizer). Exits non-zero if anything fails.
+#
+# Its builds are its own: build-test/ (RelWithDebInfo, so that a failure
+# has a backtrace worth reading; XWG_TEST_BUILD_DIR names another) and
+# build-asan/. build/ is the user's: a build type cached there would stay
+# for the README's install, which must be Release by default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build
-ctest --test-dir build --output-on-failure -j2
+build=${XWG_TEST_BUILD_DIR:-build-test}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build"
+ctest --test-dir "$build" --output-on-failure -j2
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DXWG_ASAN=ON
 cmake --build build-asan

@@ -8,7 +8,7 @@
 #   bash scripts/test_under_load.sh             5 runs of scripts/test.sh
 #   bash scripts/test_under_load.sh 20 --only 'discovery|self_test'
 #                                               20 runs of
-#                                               ctest --test-dir build -R REGEX
+#                                               ctest --test-dir build-test -R REGEX
 #
 # The hog is stress-ng (Debian's stress-ng package) where it is installed,
 # else one busy loop (`yes > /dev/null`) per core; it is killed on exit,
@@ -36,9 +36,12 @@ log_dir=${LOG_DIR:-build-load-logs}
 mkdir -p "$log_dir"
 
 if [ -n "$only" ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
-    cmake --build build >/dev/null || { echo "build failed" >&2; exit 1; }
-  command=(ctest --test-dir build --output-on-failure -R "$only")
+  # scripts/test.sh's build folder, not build/ (whose build type is the
+  # user's: see scripts/test.sh).
+  build=${XWG_TEST_BUILD_DIR:-build-test}
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+    cmake --build "$build" >/dev/null || { echo "build failed" >&2; exit 1; }
+  command=(ctest --test-dir "$build" --output-on-failure -R "$only")
 else
   command=(bash scripts/test.sh)
 fi
