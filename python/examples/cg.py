@@ -83,10 +83,12 @@ def laplacian(w, h):
 
 
 def device_named(part):
-    for platform in cl.get_platforms():
-        if part is None or part.lower() in platform.name.lower():
-            return platform.get_devices()[0]
-    sys.exit("cg.py: no OpenCL platform matches %r" % part)
+    """As xwg_find_device() chooses: by the platform's name or vendor,
+    GPUs first."""
+    try:
+        return xwg.find_device(part)
+    except xwg.XwgError as e:
+        sys.exit("cg.py: %s" % e.message)
 
 
 def solve(xc, queue, kernel, context, matrix, b, groups=0):

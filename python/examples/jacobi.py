@@ -32,10 +32,12 @@ __kernel void jacobi(__global float *a, __global float *b, uint n,
 
 
 def device_named(part):
-    for platform in cl.get_platforms():
-        if part is None or part.lower() in platform.name.lower():
-            return platform.get_devices()[0]
-    sys.exit("jacobi.py: no OpenCL platform matches %r" % part)
+    """As xwg_find_device() chooses: by the platform's name or vendor,
+    GPUs first."""
+    try:
+        return xwg.find_device(part)
+    except xwg.XwgError as e:
+        sys.exit("jacobi.py: %s" % e.message)
 
 
 def sweeps_in_numpy(a):

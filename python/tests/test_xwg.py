@@ -293,3 +293,26 @@ def test_programs_built_elsewhere_get_the_options(cl_env):
         kernel = cl.Kernel(program, "misused")
         assert xc.launch(queue, kernel, 16, groups=1,
                          skip_discovery=True).groups == 1
+
+
+def test_find_device_matches_name_or_vendor_and_lists_platforms():
+    """xwg.find_device() chooses as xwg_find_device() does: by a part of
+    the platform's name or of its vendor, ignoring case (PoCL's vendor,
+    "The pocl project", holds the "pocl" users type), the first platform
+    when given nothing; and one that matches nothing raises
+    XWG_ERROR_NO_DEVICE listing the platforms, so that the caller can
+    see what to ask for."""
+    first = cl.get_platforms()[0]
+    device = xwg.find_device()
+    assert device.platform.int_ptr == first.int_ptr
+    for part in (first.name[:6].lower(), first.vendor.upper()):
+        assert xwg.find_device(part).platform.int_ptr == first.int_ptr
+    # A usable device: a context can be made on it.
+    with xwg.Context(cl.Context([device]), device, self_test="skip"):
+        pass
+    with pytest.raises(xwg.XwgError) as e:
+        xwg.find_device("no such platform")
+    assert e.value.name == "XWG_ERROR_NO_DEVICE"
+    assert '"%s", vendor "%s"' % (first.name, first.vendor) in e.value.message
+    with pytest.raises(TypeError):
+        xwg.find_device(3)

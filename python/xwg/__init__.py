@@ -24,7 +24,8 @@ import pyopencl as cl
 
 from . import _library as _c
 
-__all__ = ["Context", "LaunchInfo", "Occupancy", "XwgError", "version"]
+__all__ = ["Context", "LaunchInfo", "Occupancy", "XwgError", "find_device",
+           "version"]
 
 BARRIERS = {"default": 0, "xf": 1, "counter": 2, "tree": 3}
 ATOMICS = {"auto": 0, "cl20": 1, "cl12": 2, "ptx": 3}
@@ -93,6 +94,24 @@ def _name_of(table, value, what):
 
 def _text(s):
     return None if s is None else s.encode()
+
+
+def find_device(name_part=None):
+    """The first device of the first platform whose name or vendor
+    contains NAME_PART, ignoring case ("pocl" finds PoCL by its vendor),
+    or of the first platform if NAME_PART is None or empty; platforms
+    without devices are passed over, and GPUs are preferred: the C
+    library's xwg_find_device(), which it calls, so that both choose
+    alike. Returns a pyopencl.Device (its .platform is the platform).
+    Raises XwgError XWG_ERROR_NO_DEVICE where none matches; its message
+    lists every platform's name and vendor."""
+    if name_part is not None and not isinstance(name_part, str):
+        raise TypeError("xwg.find_device: name_part must be a str or None")
+    platform, device = ctypes.c_void_p(), ctypes.c_void_p()
+    _check("xwg_find_device",
+           _c.lib.xwg_find_device(_text(name_part), ctypes.byref(platform),
+                                  ctypes.byref(device)))
+    return cl.Device.from_int_ptr(device.value)
 
 
 class Context:

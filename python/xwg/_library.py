@@ -179,5 +179,7 @@ _declare("xwg_program_options", c_int, c_void_p, c_char_p, c_char_p,
          c_size_t, ctypes.POINTER(c_size_t))
 _declare("xwg_discover", c_int, c_void_p, c_void_p, c_size_t,
          ctypes.POINTER(Occupancy))
+_declare("xwg_find_device", c_int, c_char_p, ctypes.POINTER(c_void_p),
+         ctypes.POINTER(c_void_p))
 _declare("xwg_launch_ex", c_int, c_void_p, c_void_p, c_void_p, c_size_t,
          ctypes.POINTER(LaunchOptions), ctypes.POINTER(LaunchInfo))
