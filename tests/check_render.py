@@ -346,7 +346,7 @@ def main():
             res(d, "tables.toml"), 'variant = "barrier/xf" }',
             'variant = "barrier/xff" }')),
         ("a document naming no table", 2, "no table 'no-such-table'", lambda d: edit(
-            os.path.join(d, "docs", "performance.md"),
+            os.path.join(d, "README.md"),
             "<!-- table: summary -->", "<!-- table: no-such-table -->")),
         ("a value changed without rendering", 1, "out of date", lambda d: edit(
             res(d, "barrier-h200.csv"),
