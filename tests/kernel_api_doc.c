@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read_text.h"
+
 #define N 10000u
 
 /* The example's source, NUL-terminated, from the doc's text; or NULL. */
@@ -34,25 +36,6 @@ static char *example_source(const char *doc)
     return src;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    rewind(f);
-    char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size)
-        text[size] = '\0';
-    else {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    return text;
-}
-
 #define CHECK(call)                                                            \
     do {                                                                       \
         const int err_ = (call);                                               \
@@ -69,7 +52,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s DOC [PLATFORM]\n", argv[0]);
         return 2;
     }
-    char *doc = read_file(argv[1]);
+    char *doc = read_text(argv[1]);
     char *source = doc ? example_source(doc) : NULL;
     if (source == NULL) {
         fprintf(stderr, "kernel-api example: no ```c block after "

@@ -29,26 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        perror(path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (text != NULL && fread(text, 1, (size_t)size, f) == (size_t)size)
-        text[size] = '\0';
-    else {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
-    return text;
-}
+#include "../read_text.h"
 
 static int fail(const char *what, int err)
 {
@@ -74,7 +55,7 @@ int main(int argc, char **argv)
     const cl_uint n = argc > 3 ? (cl_uint)strtoul(argv[3], NULL, 10) : 64;
     const cl_uint steps = argc > 4 ? (cl_uint)strtoul(argv[4], NULL, 10) : 3;
     const char *options = argc > 5 ? argv[5] : NULL;
-    char *source = read_file(argv[1]);
+    char *source = read_text(argv[1]);
     if (source == NULL || local == 0 || n == 0)
         return 2;
 
