@@ -501,7 +501,7 @@ START_TEST(programs_built_elsewhere_get_xwgs_prefix_and_options)
     ck_assert(strstr(prefix, xwg_kernel_library_source()) != NULL);
     ck_assert(strstr(options, "-cl-kernel-arg-info") != NULL);
     ck_assert(strstr(options, "-DUSERS=1") != NULL);
-    /* The path's define is the prefix's alone, as the header says. */
+    /* The path's define is the prefix's alone, as docs/host-api.md says. */
     ck_assert(strstr(prefix, "#define XWG_PATH_CL") != NULL);
     ck_assert(strstr(options, "XWG_PATH_") == NULL);
 
@@ -934,8 +934,8 @@ START_TEST(launch_finish_refuses_info_of_size_0_and_frees_launch)
 END_TEST
 
 /* A kernel with XWG_STATE but no XWG_DISCOVER(): a launch and a
- * discovery return XWG_ERROR_KERNEL_NOT_RUN, as the header promises, and
- * xwg_last_error() names the missing macro, whether the context was
+ * discovery return XWG_ERROR_KERNEL_NOT_RUN, as docs/host-api.md promises,
+ * and xwg_last_error() names the missing macro, whether the context was
  * calibrated by its self-test or the kernel is the first it discovers
  * (the self-test skipped: its calibration would run on this kernel).
  * Without that a user sees XWG_ERROR_DISCOVERY_FAILED and "", and looks

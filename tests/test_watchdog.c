@@ -2,7 +2,7 @@
  * test_watchdog.c - the watchdog's promises on more than two groups, and
  * how a launch is sized.
  *
- * The watchdog (include/xwg_barrier.h, kernels/xwg_barrier.cl) promises:
+ * The watchdog (docs/kernel-api.md, kernels/xwg_barrier.cl) promises:
  * a wait that runs out of polls marks the launch failed; every other wait
  * then ends within XWG_TUNE_FLAG_EVERY polls, and each group whose wait
  * ended so sees xwg_failed(); the launch returns XWG_ERROR_BARRIER_TIMEOUT;
