@@ -7,8 +7,8 @@
 // weak: they are not barriers under the PTX memory model, and only
 // measure what a fence costs (rows fences/broken/NAME). `+sleepN` adds a
 // nanosleep of N ns after each poll that fails. Prints CSV rows in
-// xwg-bench's columns (label cuda-fences); scripts/run_h200_explore.sh
-// fences runs it.
+// xwg-bench's columns (label cuda-fences); scripts/run explore --platform
+// nvidia -- fences runs it.
 //
 // Per-barrier latency is the difference of two barrier counts, as in
 // gridsync.cu. Every wait has a poll bound (a watchdog): a variant that

@@ -407,7 +407,7 @@ static void say_no_match(const char *part, const cl_platform_id *platforms,
 /* Every device of one platform (only --device, if given), counted into
  * *ran and *failed. A platform without devices is listed in text, as
  * clinfo -l lists it, but not in --json: its readers (xwg-study,
- * scripts/discovery_json_to_csv.py) take every entry for a device. */
+ * scripts/to_csv.py discovery) take every entry for a device. */
 static void run_platform(const cli_args *a, cl_platform_id platform,
                          cl_uint p, int *ran, int *failed)
 {

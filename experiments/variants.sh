@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# run_variant_stress.sh BUILD_DIR PLATFORM CSV [SIZES] - the barrier's
+# experiments/variants.sh BUILD_DIR PLATFORM CSV [SIZES] - the barrier's
 # data-checked stress test (barrier_driver --only stress, every algorithm)
 # on each variant that xwg-bench measures but xwg does not ship
-# (scripts/run_h200_bench.sh), so that none is kept in the tables
+# (experiments/bench.sh), so that none is kept in the tables
 # unchecked. XWG_VARIANT_EPISODES x XWG_VARIANT_LAUNCHES episodes per
 # algorithm (default 100000 x 10: the H200's 10^6). The `generic` rows of
 # results/barrier-stress-h200.csv came from commit 5bfff81, when
 # XWG_TUNE_PTX_GENERIC existed (run on NVIDIA only, with XWG_ATOMICS=ptx).
-#   on the H200:  source scripts/h200_setup.sh &&
-#                 scripts/run_variant_stress.sh /tmp/xwg-build NVIDIA $OUT/v.csv
+#   on the H200:  source scripts/nvidia_setup.sh &&
+#                 experiments/variants.sh /tmp/xwg-build NVIDIA $OUT/v.csv
 #   on PoCL:      XWG_VARIANT_EPISODES=100000 XWG_VARIANT_LAUNCHES=1 \
 #                 XWG_VARIANT_LABEL=pocl-variant POCL_MAX_PTHREAD_COUNT=2 \
-#                 scripts/run_variant_stress.sh build Portable v.csv 64
+#                 experiments/variants.sh build Portable v.csv 64
 # XWG_VARIANT_ONLY="TAG ..." runs those variants only.
 # Rows are labelled $XWG_VARIANT_LABEL-TAG (default variant-TAG); record
 # them into results/barrier-stress-h200.csv or -local.csv (results/record.py).
@@ -19,8 +19,8 @@
 # machine's build, NVIDIA, $OUT/variant-stress-h200.csv.
 set -uo pipefail
 if [ $# -eq 0 ]; then
-  source "$(dirname "$0")/h200_setup.sh" || exit 1
-  set -- /tmp/xwg-build NVIDIA "${OUT:-./h200-out}/variant-stress-h200.csv"
+  source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+  set -- /tmp/xwg-build NVIDIA "${OUT:-build/out}/variant-stress-h200.csv"
 fi
 build=$1 platform=$2 csv=$3 sizes=${4:-256 1024}
 episodes=${XWG_VARIANT_EPISODES:-100000} launches=${XWG_VARIANT_LAUNCHES:-10}

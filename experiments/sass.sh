@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_h200_sass.sh - what each barrier compiles to: the PTX that NVIDIA's
+# experiments/sass.sh - what each barrier compiles to: the PTX that NVIDIA's
 # OpenCL compiler makes of xwg-bench's
 # kernels on the ptx and cl20 paths (xwg-bench --dump-binary), turned into
 # SASS by the CUDA toolkit's ptxas and cuobjdump, and the SASS of the CUDA
@@ -8,9 +8,9 @@
 # loops of xwg's barrier and of grid.sync() can be compared instruction by
 # instruction.
 set -uo pipefail
-out=${OUT:-./h200-out}
+out=${OUT:-build/out}
 mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 for path in ptx cl20; do
   XWG_ATOMICS=$path timeout 120 /tmp/xwg-build/xwg-bench \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_h200_cg.sh - the CG solvers on the H200, run on the GPU machine
+# experiments/cg.sh - the CG solvers on the H200, run on the GPU machine
 # through the device tool, in one run: xwg-cg's persistent, pipelined and
 # multi-kernel versions (apps/cg) and the CUDA cooperative-groups version
 # (bench/cuda/cg.cu) on the tridiagonal system of 2^20 rows (CUDA's
@@ -20,9 +20,9 @@
 # the tridiagonal system of 2^16 rows and the 256 x 256 Laplacian, with
 # ITERS (default there 100) iterations for the time per iteration.
 set -uo pipefail
-out=${OUT:-./h200-out}
+out=${OUT:-build/out}
 mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
 platform=${PLATFORM:-NVIDIA}
 if [ "$platform" != NVIDIA ]; then
   csv="$out/cg-pocl.csv"

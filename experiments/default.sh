@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run_default.sh [build_dir] - the default barrier against
-# every shipped configuration, per device, into $OUT/barrier-default.csv
+# experiments/default.sh [build_dir] - the default barrier against every
+# shipped configuration, per device, into $OUT/barrier-default.csv
 # (xwg-bench's columns; record it with results/record.py):
 #   xwg-bench at 64, 256 and 1024 work-items, full occupancy: xf, counter
 #   and tree (counter and tree from one program, xf from its own), the
@@ -13,8 +13,8 @@
 #           (build/intel-opencl), with the relaunch rows, and on Intel
 #           xwg-intel-barrier: intel_device_barrier() on xwg's discovered
 #           groups and at the vendor's own count;
-#   nvidia  the H200 (run through the device tool; h200_setup.sh builds
-#           into /tmp/xwg-build) and CUDA's grid.sync()
+#   nvidia  the H200 (run through the device tool; nvidia_setup.sh
+#           builds into /tmp/xwg-build) and CUDA's grid.sync()
 #           (bench/cuda/gridsync.cu).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +40,7 @@ only() { # NAME ARGS...: the counter and the tree each compiled alone
 }
 
 if [ "$platform" = nvidia ]; then
-  source "$root/scripts/h200_setup.sh" || exit 1
+  source "$root/scripts/nvidia_setup.sh" || exit 1
   build=/tmp/xwg-build
   nvcc -O3 -arch=sm_90 -o /tmp/gridsync "$root/bench/cuda/gridsync.cu" || exit 1
   for r in 1 2; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_h200_known_bad.sh - the known-bad barriers that only hardware can
+# experiments/known-bad.sh - the known-bad barriers that only hardware can
 # show, on the H200 (through the device tool): 3 (relaxed releases), 4
 # (every access relaxed) and 11 (the exit barrier without its global
 # fence), each at 256 and 1024 work-items at full occupancy; and 9 and 10
@@ -7,9 +7,9 @@
 # groups. Each stress run must FAIL; the plain build beside them must
 # pass. Writes $OUT/known-bad-h200.csv (barrier_driver's columns) and a log.
 set -uo pipefail
-out=${OUT:-./h200-out}
+out=${OUT:-build/out}
 mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 csv="$out/known-bad-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_h200_collectives.sh - the split barrier and the collectives on the
+# experiments/collectives.sh - the split barrier and the collectives on the
 # H200, run on the GPU machine through the device tool:
 #   the data checks (tests/drivers/collective_checks.c) at full occupancy for 256
 #   and 1024 work-items, per barrier algorithm: the split barrier's stress
@@ -20,9 +20,9 @@
 # right after the default build, e.g. VARIANT="-DXWG_TUNE_WARP_COMBINE=0
 # three-barrier". ONLY=divergence runs the divergence check alone.
 set -uo pipefail
-out=${OUT:-./h200-out}
+out=${OUT:-build/out}
 mkdir -p "$out"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 stress="$out/collectives-stress-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$stress"

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# run_h200_bench.sh - the barrier benchmark on the GPU machine, through the
-# device tool, into $OUT/barrier-h200.csv (columns: label, device, variant,
-# local_size, occupancy, groups, us):
+# experiments/bench.sh [build_dir] - the barrier benchmark, into
+# $OUT/barrier-h200.csv (nvidia) or $OUT/barrier-pocl.csv (local), in
+# xwg-bench's columns (label, device, variant, local_size, occupancy,
+# groups, us). scripts/run bench --platform local|nvidia runs it:
+#   local   xwg-bench on PoCL with 2 worker threads and 64 work-items per
+#           group, beside two barriers among 2 host threads (a
+#           pthread_barrier_t and a C11 spin barrier) measured in the same
+#           run (build_dir: default build/);
+#   nvidia  on the GPU machine, through the device tool:
 #   xwg-bench on NVIDIA's OpenCL with the shipped settings (every size,
 #   occupancy and algorithm; relaunch, and relaunch with a read-back; the
 #   pingpong floor, in an xwg kernel and in a plain one), and the PTX
@@ -18,13 +24,34 @@
 #   both pingpongs also with their flags at 16 places in memory (whether
 #   CUDA's faster floor is where its flags happen to sit), and xwg's
 #   counter and tree barriers with their words at those places;
-#   xwg-bench on the machine's PoCL (16 cores, 64 work-items).
+#   xwg-bench on the machine's PoCL (16 cores, 64 work-items;
+#   XWG_BENCH_POCL=0 leaves it out).
 # results/render.py draws its tables and plots (results/tables.toml).
 # Labels are the series of results/barrier-h200.csv: xwg and cuda, and
 # xwg on PoCL (a run of its own); results/README.md, "Adding a run".
 set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/build/out}
+mkdir -p "$out"
+
+if [ "${XWG_RUN_PLATFORM:-local}" = local ]; then
+  build=${1:-$root/build}
+  csv=$out/barrier-pocl.csv
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/pocl" && cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
+  rm -f "$csv"
+  OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 600 \
+    "$build/xwg-bench" --local-sizes 64 --e1 2000 --e2 42000 --cpu-baselines \
+    --csv "$csv" --label xwg
+  exit
+fi
+
 label=xwg
-source "$(dirname "$0")/h200_bench_common.sh" || exit 1
+csv="$out/barrier-h200.csv"
+rm -f "$csv"
+source "$root/scripts/nvidia_setup.sh" || exit 1
+bench=/tmp/xwg-build/xwg-bench
 echo "== xwg-bench, NVIDIA OpenCL, shipped settings" >&2
 timeout 300 $bench --platform-name NVIDIA --csv "$csv" --label "$label" \
     --dump-binary "$out/bench.ptx" --placements 16 >&2
@@ -49,7 +76,7 @@ variant flat tree -DXWG_TUNE_TREE_FLAT_MAX=1000000u
 for a in xf counter tree; do variant only $a "" XWG_BARRIER=$a; done
 variant all counter,tree,default -DXWG_BARRIERS=14u
 echo "== CUDA grid.sync(), relaunch, pingpong" >&2
-nvcc -O3 -arch=sm_90 -o /tmp/gridsync bench/cuda/gridsync.cu &&
+nvcc -O3 -arch=sm_90 -o /tmp/gridsync "$root/bench/cuda/gridsync.cu" &&
     timeout 200 /tmp/gridsync 256 10256 16 >> "$csv"
 if [ "${XWG_BENCH_POCL:-1}" = 1 ]; then
   echo "== xwg-bench, PoCL on the host's cores (64 work-items)" >&2

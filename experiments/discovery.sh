@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# run_discovery_study.sh [build_dir] - occupancy discovery on the local
-# OpenCL implementations; writes $OUT/discovery-local.csv afresh (default
-# build/out; record it with results/record.py).
+# experiments/discovery.sh [build_dir] - occupancy discovery.
+# scripts/run discovery --platform local|nvidia runs it:
+#   local   the local OpenCL implementations, into $OUT/discovery-local.csv,
+#           written afresh (default build/out; record it with
+#           results/record.py);
+#   nvidia  the GPU machine, through the device tool: raw outputs into $OUT
+#             nvidia-*.json   xwg-discover --json on NVIDIA's OpenCL, per
+#                             protocol and window
+#             pocl16.json     xwg-discover on the machine's PoCL (16 cores)
+#             cuda-occupancy.csv  the CUDA occupancy calculator for the
+#                             same sizes
+#           which `python3 scripts/to_csv.py discovery-nvidia DIR CSV`
+#           then turns into a CSV for results/record.py.
 #
-# Each implementation is chosen by pointing OCL_ICD_VENDORS at a temporary
-# folder that holds only its .icd file. Configurations:
+# Locally, each implementation is chosen by pointing OCL_ICD_VENDORS at a
+# temporary folder that holds only its .icd file. Configurations:
 #   PoCL, POCL_MAX_PTHREAD_COUNT=1 and 2   (reference: the thread count)
 #   Mesa rusticl on llvmpipe               (reference: unknown)
 #   Oclgrind, --num-threads 1, 2, 4        (reference: the thread count)
@@ -12,19 +22,53 @@
 # with a message. Progress goes to stderr. Every run is bounded by timeout.
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+if [ "${XWG_RUN_PLATFORM:-local}" = nvidia ]; then
+  set -eo pipefail
+  out=${OUT:-$root/build/out}
+  mkdir -p "$out"
+  source "$root/scripts/nvidia_setup.sh"
+  cli=/tmp/xwg-build/xwg-discover
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader |
+    tee "$out/gpu.txt"
+
+  sizes=64,128,256,512,1024
+  # 49144 = the 48 KiB the device reports less xwg's own 8 bytes ("max").
+  mems=0,16384,max
+  echo "== NVIDIA, default protocol" >&2
+  $cli --platform-name NVIDIA --local-size $sizes --local-mem $mems \
+       --repeat 5 --json > "$out/nvidia-default.json"
+  echo "== NVIDIA, ticket lock" >&2
+  $cli --platform-name NVIDIA --local-size 64,256,1024 --repeat 5 \
+       --protocol ticket --json > "$out/nvidia-ticket.json"
+  for w in 5 50; do
+    echo "== NVIDIA, window ${w} us" >&2
+    $cli --platform-name NVIDIA --local-size 64,256,1024 --repeat 5 \
+         --window-us $w --json > "$out/nvidia-window$w.json"
+  done
+  echo "== PoCL on this machine's cores" >&2
+  timeout 300 $cli --platform-name Portable --local-size 64,256,1024 \
+       --repeat 5 --json > "$out/pocl16.json" || echo "pocl failed" >&2
+
+  echo "== CUDA occupancy calculator" >&2
+  nvcc -O2 -arch=sm_90 -o /tmp/occupancy "$root/bench/cuda/occupancy.cu"
+  /tmp/occupancy 0 16384 49144 > "$out/cuda-occupancy.csv"
+  cat "$out/cuda-occupancy.csv" >&2
+  exit 0
+fi
+
 build=${1:-$root/build}
 build=$(cd "$build" 2>/dev/null && pwd) || {
-    echo "run_discovery_study: no build folder ${1:-$root/build}" >&2
+    echo "discovery: no build folder ${1:-$root/build}" >&2
     exit 1
 }
 discover=$build/xwg-discover
 [ -x "$discover" ] || {
-    echo "run_discovery_study: $discover not found; build first" >&2
+    echo "discovery: $discover not found; build first" >&2
     exit 1
 }
-to_csv="$here/discovery_json_to_csv.py"
+to_csv=$root/scripts/to_csv.py
 vendors=/etc/OpenCL/vendors
 out=${OUT:-$root/build/out}/discovery-local.csv
 
@@ -41,7 +85,7 @@ csv_tmp=$work/discovery-local.csv
 ok=0
 skipped=0
 
-log() { echo "run_discovery_study: $*" >&2; }
+log() { echo "discovery: $*" >&2; }
 
 # icd_dir NAME: a folder holding only NAME.icd (empty when NAME is "").
 icd_dir() {
@@ -80,8 +124,8 @@ run_one() {
         log "[$impl] stderr (last lines):"
         tail -n 5 "$err" | sed 's/^/    /' >&2
     fi
-    if python3 "$to_csv" "$csv_tmp" "$json" --implementation "$impl" \
-        --reference "$ref" --reference-source "$src" \
+    if python3 "$to_csv" discovery "$csv_tmp" "$json" \
+        --implementation "$impl" --reference "$ref" --reference-source "$src" \
         --require-platform "$platform"; then
         log "[$impl] done in $((end - start))s"
         ok=$((ok + 1))

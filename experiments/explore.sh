@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_h200_explore.sh - exploration run 3 on the GPU machine, into
+# experiments/explore.sh STEP - exploration run 3 on the GPU machine, into
 # $OUT/barrier-h200.csv (label xwg-nvidia-explore3): the tree's broadcast
 # wake (XWG_TUNE_TREE_BROADCAST=1: the last arrival at the grid counter
 # wakes every cluster; nobody polls the grid counter) against the shipped
@@ -21,7 +21,12 @@
 set -uo pipefail
 label=xwg-nvidia-explore3
 [ "${1:-}" = fences ] && label=xwg-nvidia-explore4
-source "$(dirname "$0")/h200_bench_common.sh" || exit 1
+out=${OUT:-build/out}
+mkdir -p "$out"
+csv="$out/barrier-h200.csv"
+rm -f "$csv"
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+bench=/tmp/xwg-build/xwg-bench
 step=${1:-wake}
 if [ "$step" = fences ]; then
   nvcc -O3 -arch=sm_90 -o /tmp/fences bench/cuda/fences.cu || exit 1

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# run_racecheck.sh [build_dir] - the seeded bugs of tests/racecheck on PoCL
-# (2 worker threads) and on Intel's OpenCL runtime (build/intel-opencl):
-# how often a plain run of each gives a wrong answer in 200 launches, and
-# how many of 20 xwg-racecheck checks report it, into
+# experiments/racecheck.sh [build_dir] - the seeded bugs of tests/racecheck
+# on PoCL (2 worker threads) and on Intel's OpenCL runtime
+# (build/intel-opencl): how often a plain run of each gives a wrong answer
+# in 200 launches, and how many of 20 xwg-racecheck checks report it, into
 # $OUT/racecheck-plain.csv (bench/racecheck_plain_runs.py's columns;
 # record it with results/record.py). scripts/run racecheck runs it.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run_h200_zink.sh STEP - xwg on Mesa rusticl over Zink over NVIDIA's Vulkan
-# driver, on the GPU machine. Needs, in ignored folders carried to it:
+# experiments/zink.sh STEP - xwg on Mesa rusticl over Zink over NVIDIA's
+# Vulkan driver, on the GPU machine. Needs, in ignored folders carried to it:
 #   .zink/  a bundle of Debian trixie's Mesa 25.0.7 rusticl with its own
 #           glibc and loader (the GPU machine's userland is older), whose
 #           run.sh runs a program with the ICD loader pointed at rusticl
@@ -22,10 +22,10 @@
 #           driver and the message-passing litmus tests.
 set -uo pipefail
 step=${1:-why}
-out=${OUT:-./h200-out}
+out=${OUT:-build/out}
 mkdir -p "$out"
 log="$out/zink-$step.txt"
-source "$(dirname "$0")/h200_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
 cmake --build /tmp/xwg-build --target visibility_driver >/dev/null || exit 1
 zink_setup
 zink="bash .zink/run.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run_h200_launch.sh [[LABEL=]TREE ...] - what a launch through xwg costs on
-# the GPU machine, beside a plain OpenCL launch and CUDA's plain and
+# experiments/launch.sh [[LABEL=]TREE ...] - what a launch through xwg
+# costs on the GPU machine, beside a plain OpenCL launch and CUDA's plain and
 # cooperative launches, into $OUT/launch-h200.csv (xwg-launch-bench's
 # columns):
 #   xwg-launch-bench at 256 work-items, $REPEATS times (default 2), each
@@ -18,7 +18,7 @@
 set -uo pipefail
 trees=("$@")
 name=${NAME:-launch}
-out=${OUT:-/tmp/out}
+out=${OUT:-build/out}
 mkdir -p "$out"
 platform=${PLATFORM:-NVIDIA}
 csv="$out/launch-h200.csv"
