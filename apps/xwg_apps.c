@@ -7,15 +7,16 @@
  * Usage: xwg-apps [--platform-name S] [--app bfs|sssp|mis|colour|all]
  *          [--graph rmat:SCALE|grid:WxH] [--variant barrier|multi|both]
  *          [--local-size N] [--seed N] [--repeat N] [--csv FILE]
- *          [--label TEXT] [--broken N]
- * (--broken builds a test-only known-bad barrier: 1 no-op, 2 without its
- * work-group barriers.) Prints one line per run; with --csv appends rows: implementation,
+ *          [--label TEXT] [--broken NAME]
+ * (--broken builds a test-only known-bad variant, BARRIER_NOOP say:
+ * tests/known_bad.md.) Prints one line per run; with --csv appends rows: implementation,
  * device, app, graph, variant, time_ms, groups, iterations, verified.
  * Exits non-zero if any run fails its check.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "app_kernels.h"
 #include "graph.h"
+#include "known_bad.h"
 #include "references.h"
 #include "xwg_barrier.h"
 
@@ -322,9 +323,11 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--repeat")) repeat = atoi(v);
         else if (!strcmp(o, "--csv")) csv_path = v;
         else if (!strcmp(o, "--label")) label = v;
-        else if (!strcmp(o, "--broken")) /* a test-only known-bad barrier */
-            snprintf(build_options, sizeof build_options,
-                     "-DXWG_TEST_BROKEN_BARRIER=%s", v);
+        else if (!strcmp(o, "--broken")) { /* a test-only known-bad one */
+            if (xwg_known_bad_option("xwg-apps", v, build_options,
+                                     sizeof build_options))
+                return 2;
+        }
         else {
             fprintf(stderr, "xwg-apps: unknown option %s\n", o);
             return 2;

@@ -6,8 +6,8 @@
 #   (10^6 episodes), every collective against the host's reference
 #   (10^5 episodes of 17 collectives each), and the four misuses;
 #   the divergence check (-DXWG_CHECK_DIVERGENCE) at 64, 256 and 1024
-#   work-items, and its known-bad build (--broken-collective 3), which
-#   must fail;
+#   work-items, and its known-bad build (--broken DIVERGENCE_UNCHECKED),
+#   which must fail;
 #   xwg-bench's barrier, split barrier and all-reduce rows per call, and
 #   CUDA's all-reduce as CUDA users write it (bench/cuda/allreduce.cu)
 #   beside grid.sync(), in the same run.
@@ -35,8 +35,8 @@ for local in 64 256 1024; do
 done
 # Known-bad: must report FAIL rows (the divergent kernels succeed).
 if timeout 60 $driver --platform-name NVIDIA --local-size 64 \
-    --only divergence --watchdog-ms 500 --broken-collective 3 \
-    --csv "$stress" --label nvidia-broken-collective-3; then
+    --only divergence --watchdog-ms 500 --broken divergence_unchecked \
+    --csv "$stress" --label nvidia-known-bad-divergence_unchecked; then
   echo "known-bad divergence check passed: the check proves nothing" >&2
   status=1
 fi

@@ -40,12 +40,12 @@ if [ "$step" = fences ]; then
            sub(/^ *\/\*[0-9a-f]*\*\/ */, ""); sub(/;.*/, ""); print f ": " $0 }' \
     > "$out/fences-sass.txt"
   # The same question in xwg's own OpenCL kernels: each algorithm compiled
-  # alone, as shipped and as known-bad 3 (every release relaxed, the
-  # acq_rel arrivals too, so only the waits' acquire loads are left: not a
-  # barrier, a measurement), label xwg-nvidia-explore4.
+  # alone, as shipped and as known-bad RELAXED_RELEASE (every release
+  # relaxed, the acq_rel arrivals too, so only the waits' acquire loads
+  # are left: not a barrier, a measurement), label xwg-nvidia-explore4.
   for algo in tree counter; do
     variant fences-only $algo "" XWG_BARRIER=$algo
-    variant fences-norelease $algo -DXWG_TEST_BROKEN_BARRIER=3 \
+    variant fences-norelease $algo -DXWG_TEST_BROKEN_RELAXED_RELEASE \
         XWG_BARRIER=$algo
   done
   cat "$csv" >&2

@@ -15,7 +15,7 @@
 #           per group at full occupancy, per barrier algorithm, 10^6
 #           data-checked episodes, the Jacobi stencil against its C
 #           reference, and the three watchdog misuse cases. Then the
-#           known-bad barriers 3 (relaxed releases) and 4 (all relaxed),
+#           known-bad barriers RELAXED_RELEASE and ALL_RELAXED,
 #           which x86 and Oclgrind cannot expose, and the cl12 path forced
 #           past its failed self-test. The library picks the ptx path
 #           there; the cl20 path gets the same 10^6 episodes per size.
@@ -75,7 +75,7 @@ for local in 64 256 1024; do
   timeout 280 $driver --platform-name NVIDIA --local-size $local \
       --episodes 100000 --launches 10 --csv "$csv" --label nvidia || status=1
 done
-for broken in 3 4; do
+for broken in relaxed_release all_relaxed; do
   echo "== known-bad barrier $broken at 256" >&2
   timeout 120 $driver --platform-name NVIDIA --local-size 256 --episodes 20000 \
       --launches 2 --only stress --broken $broken --csv "$csv" \

@@ -94,20 +94,24 @@ inline void xwg_fence_system(void)
 }
 #endif
 
-/* Known-bad builds for the tests (XWG_TEST_BROKEN_BARRIER=N, never
- * shipped): each `XWG_TEST_BROKEN_BARRIER == N` branch below breaks one
- * thing on purpose. tests/known_bad.md is the one list of them: what each
- * breaks, the tests that must fail on it and how. */
+/* Known-bad builds for the tests (never shipped): each
+ * `#if defined(XWG_TEST_BROKEN_<NAME>)` branch below, and in the other
+ * kernels/ files, breaks one thing on purpose. tests/known_bad.md is the
+ * one list of them: what each breaks, the tests that must fail on it and
+ * how; tests/known_bad.h holds the names that the test programs take
+ * (--broken NAME). */
 
 /* ---- The orders of the barrier's synchronising accesses -------------------
  * Release where a group publishes (arrive, depart), acquire where it
  * collects. The test-only known-bad builds weaken them, to show that the
- * stress tests notice on hardware that reorders (the H200): 3 replaces
- * every release by a relaxed access (the acq_rel arrivals too, the tree's
- * at its cluster and, by default, every one at the grid counter, so they
- * also lose their acquire), 4 makes every access relaxed. */
-#if defined(XWG_TEST_BROKEN_BARRIER) && (XWG_TEST_BROKEN_BARRIER == 3 || \
-                                         XWG_TEST_BROKEN_BARRIER == 4)
+ * stress tests notice on hardware that reorders (the H200):
+ * RELAXED_RELEASE replaces every release by a relaxed access (the acq_rel
+ * arrivals too, the tree's at its cluster and, by default, every one at
+ * the grid counter, so they also lose their acquire); ALL_RELAXED makes
+ * every access relaxed: RELAXED_RELEASE's releases and the collects'
+ * acquires. */
+#if defined(XWG_TEST_BROKEN_RELAXED_RELEASE) || \
+    defined(XWG_TEST_BROKEN_ALL_RELAXED)
 #define XWG__ARRIVE_STORE xwg__store_relaxed
 #define XWG__ARRIVE_ADD xwg__add_relaxed
 #define XWG__COMBINE_ADD xwg__fetch_add_relaxed
@@ -118,13 +122,14 @@ inline void xwg_fence_system(void)
 #endif
 /* The tree's wake publishes what its waker acquired, as an arrival does. */
 #define XWG__WAKE_ADD XWG__ARRIVE_ADD
-/* The flat wake's reset of a cluster's count; known-bad 5 leaves it out. */
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 5
+/* The flat wake's reset of a cluster's count; known-bad TREE_FLAT_NO_RESET
+ * leaves it out, so the next episode finds no last member. */
+#if defined(XWG_TEST_BROKEN_TREE_FLAT_NO_RESET)
 #define XWG__FLAT_RESET(sub) ((void)0)
 #else
 #define XWG__FLAT_RESET(sub) xwg__store_relaxed((sub), 0u)
 #endif
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 4
+#if defined(XWG_TEST_BROKEN_ALL_RELAXED)
 #define XWG__COLLECT_LOAD xwg__load_relaxed
 #define XWG__COLLECT_FENCE()
 #else
@@ -242,7 +247,7 @@ inline uint xwg__await_change(volatile XWG__GLOBAL_WORD *p, uint seen,
  * counter's top bit as it stands before that episode. Work-item 0 only. */
 inline uint xwg__begin_episode(xwg_self self)
 {
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 7
+#if defined(XWG_TEST_BROKEN_EPISODES_NOT_KEPT)
     /* TEST ONLY: the count never kept, as if each copy of xwg_self held
      * its own: every episode takes the first one's parity. */
     uint e = *self.episodes;
@@ -262,9 +267,8 @@ inline uint xwg__begin_episode(xwg_self self)
  *      group's polls at the counter's L2 slice (measured against 0 in
  *      docs/performance.md, tuning-h200, rows +red).
  *   0  a `red` that nothing waits for, for comparison. */
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 6 && \
-    !XWG_TUNE_ARRIVE_RETURN
-#error "xwg: known-bad 6 needs XWG_TUNE_ARRIVE_RETURN=1 (it breaks that path)"
+#if defined(XWG_TEST_BROKEN_EVERY_ARRIVAL_LAST) && !XWG_TUNE_ARRIVE_RETURN
+#error "xwg: EVERY_ARRIVAL_LAST needs XWG_TUNE_ARRIVE_RETURN=1 (it breaks that path)"
 #endif
 
 /* B2 arrive at the grid counter with `add`; `before` is its top bit before
@@ -278,7 +282,7 @@ inline uint xwg__grid_arrive(volatile XWG__GLOBAL_WORD *counter, uint add,
 {
 #if XWG_TUNE_ARRIVE_RETURN
     uint old = XWG__COMBINE_ADD(counter, add);
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 6
+#if defined(XWG_TEST_BROKEN_EVERY_ARRIVAL_LAST)
     /* TEST ONLY: every arrival taken for the last, so nobody waits. */
     return 1u;
 #endif
@@ -313,7 +317,7 @@ inline uint xwg__counter_arrive(xwg_self self)
 {
     volatile XWG__GLOBAL_WORD *counter = &self.state[XWG__W_COUNTER];
     const uint before = xwg__begin_episode(self);
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 10
+#if defined(XWG_TEST_BROKEN_COUNTER_ADD_FOR_TWO)
     /* TEST ONLY: right for two groups alone; the bit flips too early. */
     uint add = self.group_id == 0u ? XWG__SENSE - 1u : 1u;
 #else
@@ -374,7 +378,7 @@ inline uint xwg__cluster_members(xwg_self self)
 {
     const uint cluster = self.group_id / XWG_TUNE_TREE_FANIN;
     const uint clusters = xwg__cluster_count(self);
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 9
+#if defined(XWG_TEST_BROKEN_TREE_PARTIAL_AS_FULL)
     /* TEST ONLY: a partial last cluster waits for members it lacks. */
     const uint members = XWG_TUNE_TREE_FANIN;
 #else
@@ -578,7 +582,7 @@ inline void xwg__check_arrivals(xwg_self self)
         self.shared[XWG__SH_ARRIVED] = 0u;
         uint expected = (uint)(get_local_size(0) * get_local_size(1) *
                                get_local_size(2));
-#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 3
+#if defined(XWG_TEST_BROKEN_DIVERGENCE_UNCHECKED)
         /* TEST ONLY: a check that takes any count for the whole group. */
         expected = arrived;
 #endif
@@ -629,12 +633,12 @@ inline void xwg_barrier_of(xwg_self self)
      * uniform for all work-items. */
     const ulong bound = self.watchdog;
     const uint algo = self.barrier_algo;
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 1
+#if defined(XWG_TEST_BROKEN_BARRIER_NOOP)
     /* TEST ONLY: a no-op barrier. The stress tests must catch it. */
     if (bound != 0u)
         return;
 #endif
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 2
+#if defined(XWG_TEST_BROKEN_NO_GROUP_BARRIERS)
     /* TEST ONLY: the barrier without its work-group barriers. */
 #define XWG__WG_BARRIER()
 #else
@@ -660,7 +664,7 @@ inline void xwg_barrier_of(xwg_self self)
     if (failed)
         (void)atomic_or(&self.shared[XWG__SH_FAILED], 1u);
     /* B5 exit: what the waiters acquired, to every work-item. */
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 11
+#if defined(XWG_TEST_BROKEN_EXIT_NO_GLOBAL_FENCE)
     /* TEST ONLY: the exit barrier orders local memory alone. */
     barrier(CLK_LOCAL_MEM_FENCE);
 #else
@@ -723,7 +727,7 @@ inline xwg_token xwg_barrier_arrive_of(xwg_self self)
         return 0u;
     xwg__check_pending(self, 0u, XWG__MISUSE_ARRIVE_TWICE);
     *self.split |= XWG__SPLIT_PENDING;
-#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 1
+#if defined(XWG_TEST_BROKEN_SPLIT_WAIT_SKIPPED)
     /* TEST ONLY: an arrival that nothing waits for. */
     (void)xwg__counter_arrive(self);
     return 0u;

@@ -50,8 +50,10 @@
  */
 
 /* ---- Known-bad collectives, for the tests (never shipped) ------------------
- * XWG_TEST_BROKEN_COLLECTIVE=N: 1 and 3 in xwg_barrier.cl, 2 and 4 below; what each
- * breaks and the test that catches it: tests/known_bad.md. */
+ * XWG_TEST_BROKEN_SPLIT_WAIT_SKIPPED and XWG_TEST_BROKEN_DIVERGENCE_UNCHECKED
+ * in xwg_barrier.cl, XWG_TEST_BROKEN_PARTIALS_READ_EARLY and
+ * XWG_TEST_BROKEN_NONBLOCKING_READ_EARLY below; what each breaks and the
+ * test that catches it: tests/known_bad.md. */
 
 /* ---- The combining operators ----------------------------------------------- */
 inline uint xwg__op_add_uint(uint a, uint b) { return a + b; }
@@ -324,8 +326,9 @@ inline volatile XWG__GLOBAL_WORD *xwg__next_bank(xwg_self self)
     return &self.state[XWG__PARTIALS_AT(launched) + bank * 2u * launched];
 }
 
-/* C2's barrier, and where known-bad 2 moves it (after C3's reads). */
-#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 2
+/* C2's barrier, and where known-bad PARTIALS_READ_EARLY moves it (after
+ * C3's reads). */
+#if defined(XWG_TEST_BROKEN_PARTIALS_READ_EARLY)
 #define XWG__PUBLISH(self) ((void)0)
 #define XWG__AFTER_READS(self) xwg_barrier_of(self)
 #else
@@ -437,9 +440,10 @@ typedef struct {
 #define XWG__TYPE_ID_int 4u
 #define XWG__TYPE_ID_float 8u
 
-/* Known-bad 4 (tests only): the wait reads the partials before its split
- * wait, as collective 2 reads them before the barrier. */
-#if defined(XWG_TEST_BROKEN_COLLECTIVE) && XWG_TEST_BROKEN_COLLECTIVE == 4
+/* Known-bad NONBLOCKING_READ_EARLY (tests only): the wait reads the
+ * partials before its split wait, as PARTIALS_READ_EARLY reads them before
+ * the barrier. */
+#if defined(XWG_TEST_BROKEN_NONBLOCKING_READ_EARLY)
 #define XWG__READS_BEFORE_WAIT 1
 #else
 #define XWG__READS_BEFORE_WAIT 0
@@ -590,7 +594,7 @@ inline float2 xwg_reduce_add_float2_wait_of(xwg_self self,
 {
     xwg__check_reduction(self, t, XWG__OP_ID_add | XWG__TYPE_ID_float2);
     float2 r = (float2)(0.0f, 0.0f);
-    if (XWG__READS_BEFORE_WAIT) /* known-bad 4 */
+    if (XWG__READS_BEFORE_WAIT) /* known-bad NONBLOCKING_READ_EARLY */
         r = xwg__combine_add_float2(self, t.bank);
     xwg_barrier_wait_of(self, t.barrier);
     if (!XWG__READS_BEFORE_WAIT)

@@ -224,24 +224,29 @@ inline uint xwg__poll_stable_window(volatile XWG__GLOBAL_WORD *state,
     return old;
 }
 
-#if defined(XWG_TEST_BROKEN_DISCOVERY)
-/* TEST ONLY: known-bad discoveries (XWG_TEST_BROKEN_DISCOVERY=N, never
- * shipped; tests/known_bad.md): 1 admits every launched group and never
- * closes (unsafe: the safety tests catch it); 2 closes the poll at the
+/* Either known-bad discovery replaces both protocols' polls. */
+#if defined(XWG_TEST_BROKEN_ADMIT_ALL) || \
+    defined(XWG_TEST_BROKEN_CLOSE_AT_FIRST_JOIN)
+#define XWG__BROKEN_DISCOVERY 1
+#endif
+
+#ifdef XWG__BROKEN_DISCOVERY
+/* TEST ONLY: known-bad discoveries (never shipped; tests/known_bad.md):
+ * ADMIT_ALL admits every launched group and never closes (unsafe: the
+ * safety tests catch it); CLOSE_AT_FIRST_JOIN closes the poll at the
  * first join (safe, but recall is never full: the recall tests, which
  * give a correct protocol every chance, catch it). */
 inline uint xwg__poll_broken(volatile XWG__GLOBAL_WORD *state, uint *count)
 {
     uint id = xwg__fetch_add_acq_rel(&state[XWG__W_ARRIVALS], 1u);
-#if XWG_TEST_BROKEN_DISCOVERY == 2
+#if defined(XWG_TEST_BROKEN_CLOSE_AT_FIRST_JOIN)
     /* Only the first arrival participates: the join is the close. */
     if (id != 0u)
         return 0xffffffffu;
     *count = 1u;
-#elif XWG_TEST_BROKEN_DISCOVERY == 1
-    *count = get_num_groups(0);
 #else
-#error "xwg: XWG_TEST_BROKEN_DISCOVERY must be 1 or 2"
+    /* ADMIT_ALL: every launched group participates, resident or not. */
+    *count = get_num_groups(0);
 #endif
     xwg__store_release(&state[XWG__W_COUNT], *count);
     return id;
@@ -277,7 +282,7 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
                                  XWG__NO_LIMIT);
             count = 0u;
         } else if (mode != XWG__MODE_SKIP) {
-#if defined(XWG_TEST_BROKEN_DISCOVERY)
+#ifdef XWG__BROKEN_DISCOVERY
             id = xwg__poll_broken(state, &count);
 #else
             if (xwg__load_relaxed(&state[XWG__W_PROTOCOL]) == 1u)
@@ -320,16 +325,16 @@ inline xwg_self xwg__discover(volatile XWG__GLOBAL_WORD *state,
 }
 
 /* XWG_SELF: what a kernel passes to the _of forms below, for helper
- * functions. Known-bad build 8 (tests only, XWG_TEST_BROKEN_BARRIER=8)
- * makes it a copy of xwg_self with an episode count of its own, so that
- * helpers and the kernel's own xwg_barrier() calls count different
- * episodes: the stress test, which calls both, must fail on it. */
-#if defined(XWG_TEST_BROKEN_BARRIER) && XWG_TEST_BROKEN_BARRIER == 8
+ * functions. Known-bad SELF_OWN_EPISODES (tests only) makes it a copy of
+ * xwg_self with an episode count of its own, so that helpers and the
+ * kernel's own xwg_barrier() calls count different episodes: the stress
+ * test, which calls both, must fail on it. */
+#if defined(XWG_TEST_BROKEN_SELF_OWN_EPISODES)
 #define XWG__BROKEN_SELF_COPY                                                \
-    uint xwg__episodes_8 = 0u;                                               \
-    xwg_self xwg__self_8 = xwg__self;                                        \
-    xwg__self_8.episodes = &xwg__episodes_8;
-#define XWG_SELF xwg__self_8
+    uint xwg__episodes_own = 0u;                                             \
+    xwg_self xwg__self_own = xwg__self;                                      \
+    xwg__self_own.episodes = &xwg__episodes_own;
+#define XWG_SELF xwg__self_own
 #else
 #define XWG__BROKEN_SELF_COPY
 #define XWG_SELF xwg__self

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """check_known_bad.py [--partial] SOURCE_DIR BUILD_DIR - tests/known_bad.md
-is the one list of the known-bad variants, and the kernels and the tests
-agree with it. --partial (the configure left out the tests of a missing
-OpenCL implementation; never in CI): a named test that ctest lacks is
-reported, not counted as a problem.
+is the one table of the known-bad variants, and the kernels, the names the
+programs take and the tests agree with it. --partial (the configure left
+out the tests of a missing OpenCL implementation; never in CI): a named
+test that ctest lacks is reported, not counted as a problem.
 
 Checks:
-  1. every variant the kernels define (`XWG_TEST_BROKEN_KIND == N` in
-     kernels/) has a row, and every row's variant is defined there;
+  1. the variants are the same three ways: those the kernels guard
+     (`defined(XWG_TEST_BROKEN_NAME)` in kernels/), the names in
+     tests/known_bad.h (XWG_KNOWN_BAD_MAP) and the table's rows; and no
+     kernel guard compares a variant to a number (the old scheme);
   2. every test a row names exists in ctest (BUILD_DIR), is labelled
-     known-bad, and builds that row's variant: its environment or command
-     line sets it (XWG_TEST_BROKEN_BARRIER=N, -D XWG_TEST_BROKEN_BARRIER=N,
-     --broken N or --broken-collective N, XWG_TEST_BROKEN=N for discovery);
+     known-bad, is named for that row's variant (it ends in
+     `_<name in lower case>`), and builds that variant: its environment or
+     command line names it (XWG_TEST_BROKEN=NAME, --broken NAME, or
+     -D XWG_TEST_BROKEN_NAME);
   3. every known-bad test that builds a variant is named in that row.
 Then it shows that it can fail: the same checks on the table without one
 row, and with a test name misspelt, must each find a problem.
@@ -24,32 +27,46 @@ import re
 import subprocess
 import sys
 
-KINDS = {"BARRIER": "barrier", "COLLECTIVE": "collective",
-         "DISCOVERY": "discovery"}
+NAME = r"[A-Z][A-Z0-9_]*"
 
 
 def table_rows(text):
-    """{variant: [test names]} from the markdown table."""
+    """{variant: [test names]} from the markdown table (variant, was, what
+    it breaks, caught by, how it fails)."""
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 4 or not re.match(r"^(barrier|collective|discovery) "
-                                           r"\d+$", cells[0]):
+        if len(cells) != 5:
             continue
-        tests = [] if cells[2].startswith("(none") else [
-            t.strip() for t in cells[2].split(",")]
-        rows[cells[0]] = tests
+        name = cells[0].strip("`")
+        if not re.fullmatch(NAME, name):
+            continue
+        tests = [] if cells[3].startswith("(none") else [
+            t.strip() for t in cells[3].split(",")]
+        rows[name] = tests
     return rows
 
 
 def kernel_variants(src):
-    found = set()
-    for path in glob.glob(os.path.join(src, "kernels", "*")):
+    """(the variants kernels/ guards, its guards that compare a variant
+    to a number)."""
+    found, numbered = set(), []
+    for path in sorted(glob.glob(os.path.join(src, "kernels", "*"))):
         with open(path, encoding="utf-8") as f:
-            for kind, n in re.findall(r"XWG_TEST_BROKEN_(BARRIER|COLLECTIVE|"
-                                      r"DISCOVERY)\s*==\s*(\d+)", f.read()):
-                found.add("%s %s" % (KINDS[kind], n))
-    return found
+            text = f.read()
+        found.update(re.findall(r"defined\s*\(\s*XWG_TEST_BROKEN_(%s)\s*\)"
+                                % NAME, text))
+        for m in re.finditer(r"XWG_TEST_BROKEN_\w+\s*==\s*\d+", text):
+            numbered.append("%s: %s" % (os.path.basename(path), m.group(0)))
+    return found, numbered
+
+
+def header_names(src):
+    """The names in tests/known_bad.h's XWG_KNOWN_BAD_MAP, in order."""
+    with open(os.path.join(src, "tests", "known_bad.h"), encoding="utf-8") as f:
+        text = f.read()
+    body = re.search(r"#define XWG_KNOWN_BAD_MAP\(X\)((?:.*\\\n)*.*)", text)
+    return re.findall(r"\bX\((%s)\)" % NAME, body.group(1)) if body else []
 
 
 def ctest_tests(build):
@@ -67,25 +84,33 @@ def ctest_tests(build):
 
 def variant_built(text):
     """The variant a test's command and environment build, or None."""
-    for pattern, kind in ((r"XWG_TEST_BROKEN_BARRIER=(\d+)", "barrier"),
-                          (r"--broken (\d+)", "barrier"),
-                          (r"--broken-collective (\d+)", "collective"),
-                          (r"XWG_TEST_BROKEN_COLLECTIVE=(\d+)", "collective"),
-                          (r"XWG_TEST_BROKEN=(\d+)", "discovery")):
+    for pattern in (r"XWG_TEST_BROKEN=(\w+)", r"--broken (\w+)",
+                    r"XWG_TEST_BROKEN_(\w+)"):
         m = re.search(pattern, text)
         if m:
-            return "%s %s" % (kind, m.group(1))
+            return m.group(1).upper()
     return None
 
 
-def problems(rows, defined, tests, partial=False):
+def problems(rows, defined, names, tests, partial=False):
     out = []
     for v in sorted(defined - set(rows)):
         out.append("%s is defined in kernels/ but has no row" % v)
     for v in sorted(set(rows) - defined):
         out.append("%s has a row but kernels/ does not define it" % v)
-    for v, names in sorted(rows.items()):
-        for name in names:
+    for v in sorted(defined - set(names)):
+        out.append("%s is defined in kernels/ but not in tests/known_bad.h"
+                   % v)
+    for v in sorted(set(names) - defined):
+        out.append("%s is in tests/known_bad.h but kernels/ does not "
+                   "define it" % v)
+    for v in sorted(set(n for n in names if names.count(n) > 1)):
+        out.append("%s is in tests/known_bad.h twice" % v)
+    for v, tests_named in sorted(rows.items()):
+        for name in tests_named:
+            if not name.endswith("_" + v.lower()):
+                out.append("%s: %s is not named for it (_%s)" %
+                           (v, name, v.lower()))
             if name not in tests:
                 if partial:
                     print("check_known_bad: %s: %s not configured here" %
@@ -111,17 +136,19 @@ def main():
     src, build = args[1:] if partial else args
     with open(os.path.join(src, "tests", "known_bad.md"), encoding="utf-8") as f:
         rows = table_rows(f.read())
-    defined, tests = kernel_variants(src), ctest_tests(build)
-    found = problems(rows, defined, tests, partial)
+    (defined, numbered), names = kernel_variants(src), header_names(src)
+    tests = ctest_tests(build)
+    found = problems(rows, defined, names, tests, partial)
+    found += ["a numbered guard is left in kernels/%s" % n for n in numbered]
     for p in found:
         print("check_known_bad: %s" % p)
     # The checks must be able to fail.
     first = sorted(rows)[0]
     without = {v: t for v, t in rows.items() if v != first}
-    misspelt = dict(rows, **{"barrier 1": ["no_such_test"]})
+    misspelt = dict(rows, **{first: ["no_such_test"]})
     for what, broken in (("a row removed", without),
                          ("a test misspelt", misspelt)):
-        if not problems(broken, defined, tests):
+        if not problems(broken, defined, names, tests):
             found.append("the checks miss %s" % what)
             print("check_known_bad: the checks miss %s" % what)
     print("check_known_bad: %d variants, %d problems" % (len(rows), len(found)))

@@ -20,7 +20,7 @@ orders come from fences whose meaning is the implementation's.
 Usage: check_orders.py [--clang CLANG] [--path cl20|ptx]... [--dump]
                        [-D NAME[=VALUE]]... [ROOT]
   -D      passed to the compiler (a known-bad build:
-          -D XWG_TEST_BROKEN_BARRIER=3 must fail)
+          -D XWG_TEST_BROKEN_RELAXED_RELEASE must fail)
   --dump  prints each function's accesses instead of checking
 Exit 0 when every rule holds on every path, 1 when one does not (each
 broken rule is printed), 2 when the library does not compile.

@@ -59,11 +59,11 @@ set_tests_properties(api_intel PROPERTIES
 
 # Discovery's safety, its recall, and the known-bad discovery caught.
 xwg_intel_test(discovery_safety_intel 600 host test_discovery)
-xwg_intel_test(discovery_safety_intel_catches_broken_discovery 600 known-bad
+xwg_intel_test(discovery_safety_intel_catches_admit_all 600 known-bad
                test_discovery)
-set_tests_properties(discovery_safety_intel_catches_broken_discovery
+set_tests_properties(discovery_safety_intel_catches_admit_all
   PROPERTIES PASS_REGULAR_EXPRESSION "discovered [0-9]+ groups on 2 threads"
-  ENVIRONMENT "${INTEL_ENV};XWG_TEST_BROKEN=1")
+  ENVIRONMENT "${INTEL_ENV};XWG_TEST_BROKEN=ADMIT_ALL")
 if(NOT XWG_SANITIZED)
   xwg_intel_test(discovery_recall_intel 600 recall test_discovery)
   set_tests_properties(discovery_recall_intel PROPERTIES RUN_SERIAL TRUE
@@ -75,21 +75,25 @@ set_tests_properties(self_test_intel_2threads PROPERTIES
   ENVIRONMENT "${INTEL_ENV};CK_RUN_CASE=two_threads;XWG_TRACE=1")
 
 # The barrier: stress, stencil, watchdog, async, fences; and the known-bad
-# barriers that break what every algorithm shares (1, 2), the counter (6)
-# and the episode count (7), each caught.
+# barriers that break what every algorithm shares (BARRIER_NOOP,
+# NO_GROUP_BARRIERS), the counter (EVERY_ARRIVAL_LAST) and the episode
+# count (EPISODES_NOT_KEPT), each caught.
 xwg_intel_test(barrier_intel 3600 host test_barrier)
 set(wrong_values "[1-9][0-9]* wrong values in [0-9]+ episodes")
-foreach(case "stress|1|${wrong_values}" "jacobi|1|[1-9][0-9]* mismatches, first at"
-             "stress|2|${wrong_values}" "stress|6|${wrong_values}"
-             "stress|7|stress_counter:0: launch: XWG_ERROR_BARRIER_TIMEOUT")
+foreach(case "stress|BARRIER_NOOP|${wrong_values}"
+             "jacobi|BARRIER_NOOP|[1-9][0-9]* mismatches, first at"
+             "stress|NO_GROUP_BARRIERS|${wrong_values}"
+             "stress|EVERY_ARRIVAL_LAST|${wrong_values}"
+             "stress|EPISODES_NOT_KEPT|stress_counter:0: launch: XWG_ERROR_BARRIER_TIMEOUT")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 which)
   list(GET parts 1 broken)
   list(GET parts 2 regex)
-  set(name barrier_intel_${which}_catches_broken_barrier_${broken})
+  string(TOLOWER "${broken}" lower)
+  set(name barrier_intel_${which}_catches_${lower})
   xwg_intel_test(${name} 900 known-bad test_barrier)
   set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}"
-    ENVIRONMENT "${INTEL_ENV};XWG_TEST_BROKEN_BARRIER=${broken};XWG_TEST_CASE=${which};XWG_TEST_ONLY=${which}_counter")
+    ENVIRONMENT "${INTEL_ENV};XWG_TEST_BROKEN=${broken};XWG_TEST_CASE=${which};XWG_TEST_ONLY=${which}_counter")
 endforeach()
 
 # The split barrier and the collectives on two groups (see above), every
@@ -120,21 +124,22 @@ endforeach()
 # launch of 4000 in 7 of 8 (a clean-clone CI run at a1ab7f5 saw it pass);
 # eight launches of 4000, whose errors add up, fail if any one does
 # (PoCL's four groups need 40).
-foreach(case "1|split|4000|8|split counter: FAIL [(][^)]* [1-9][0-9]* errors"
-             "2|collectives|40|1|collectives counter: FAIL [(][^)]*[)]: reduce [1-9]"
-             "4|collectives|40|1|collectives counter: FAIL [(][^)]*[)]: reduce [1-9]")
+foreach(case "SPLIT_WAIT_SKIPPED|split|4000|8|split counter: FAIL [(][^)]* [1-9][0-9]* errors"
+             "PARTIALS_READ_EARLY|collectives|40|1|collectives counter: FAIL [(][^)]*[)]: reduce [1-9]"
+             "NONBLOCKING_READ_EARLY|collectives|40|1|collectives counter: FAIL [(][^)]*[)]: reduce [1-9]")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 broken)
   list(GET parts 1 only)
   list(GET parts 2 episodes)
   list(GET parts 3 launches)
   list(GET parts 4 regex)
-  set(name ${only}_intel_catches_broken_collective_${broken})
+  string(TOLOWER "${broken}" lower)
+  set(name ${only}_intel_catches_${lower})
   xwg_intel_test(${name} 900 known-bad
     barrier_driver --local-size 64 --episodes ${episodes}
       --launches ${launches}
       --algo counter --only ${only} --watchdog-ms 2000
-      --broken-collective ${broken})
+      --broken ${broken})
   set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}")
 endforeach()
 
@@ -154,9 +159,9 @@ if(TARGET xwg-apps)
     string(REPLACE ":" "_" gname ${g})
     xwg_intel_test(apps_${gname}_intel 600 apps xwg-apps --graph ${g})
   endforeach()
-  xwg_intel_test(apps_intel_catch_broken_barrier 600 known-bad
-    xwg-apps --graph grid:32x32 --variant barrier --broken 1)
-  set_tests_properties(apps_intel_catch_broken_barrier PROPERTIES
+  xwg_intel_test(apps_intel_catch_barrier_noop 600 known-bad
+    xwg-apps --graph grid:32x32 --variant barrier --broken BARRIER_NOOP)
+  set_tests_properties(apps_intel_catch_barrier_noop PROPERTIES
     PASS_REGULAR_EXPRESSION "barrier .* WRONG")
 endif()
 if(TARGET xwg-cg)
@@ -168,20 +173,22 @@ if(TARGET xwg-cg)
   xwg_intel_test(cg_rows_in_global_intel 600 apps
     xwg-cg --matrix tridiag:8192 --local-size 64 --watchdog-ms 20000
       --timing-iters 20)
-  xwg_intel_test(cg_intel_catches_broken_barrier 600 known-bad
+  xwg_intel_test(cg_intel_catches_barrier_noop 600 known-bad
     xwg-cg --matrix tridiag:4096 --variant persistent --watchdog-ms 20000
-      --broken 1)
-  set_tests_properties(cg_intel_catches_broken_barrier PROPERTIES
+      --broken BARRIER_NOOP)
+  set_tests_properties(cg_intel_catches_barrier_noop PROPERTIES
     PASS_REGULAR_EXPRESSION "persistent [^\n]* FAIL")
   # The broken wait can leave the groups with different sums, so that one
   # leaves the loop while the other waits for it: the watchdog ends that
   # launch, but on Intel's runtime at 256 work-items it overshoots its
   # bound (2 s took 50 s, 20 s took minutes), so the bound here is short,
   # and 100 iterations are enough to fail on (the shipped kernel takes 8).
-  xwg_intel_test(cg_pipelined_intel_catches_broken_collective_4 600 known-bad
+  xwg_intel_test(cg_pipelined_intel_catches_nonblocking_read_early 600
+    known-bad
     xwg-cg --matrix tridiag:4096 --variant pipelined --watchdog-ms 200
-      --max-iter 100 --repeat 8 --options -DXWG_TEST_BROKEN_COLLECTIVE=4)
-  set_tests_properties(cg_pipelined_intel_catches_broken_collective_4 PROPERTIES
+      --max-iter 100 --repeat 8 --broken NONBLOCKING_READ_EARLY)
+  set_tests_properties(cg_pipelined_intel_catches_nonblocking_read_early
+    PROPERTIES
     PASS_REGULAR_EXPRESSION "pipelined [^\n]* FAIL")
 endif()
 

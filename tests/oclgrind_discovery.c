@@ -10,11 +10,13 @@
  * the window has closed (more so with more threads than cores), so runs at
  * the default window that miss it are followed by runs on fresh contexts
  * whose windows grow 4 times each: a correct protocol cannot miss them all.
- * XWG_TEST_BROKEN=2 builds the known-bad discovery that closes at the first
- * join (kernels/xwg_discovery.cl); ctest expects it to fail here.
+ * XWG_TEST_BROKEN=CLOSE_AT_FIRST_JOIN builds the known-bad discovery that
+ * closes at the first join (kernels/xwg_discovery.cl); ctest expects it to
+ * fail here. Any known-bad name (tests/known_bad.h) is taken.
  *
  * Usage: oclgrind --num-threads N oclgrind_discovery N
  */
+#include "known_bad.h"
 #include "xwg_barrier.h"
 
 #include <stdio.h>
@@ -87,9 +89,10 @@ int main(int argc, char **argv)
     cl_uint expected = (cl_uint)atoi(argv[1]);
     const char *broken = getenv("XWG_TEST_BROKEN");
     char options[64] = "";
-    if (broken != NULL && broken[0] != '\0')
-        snprintf(options, sizeof options, "-DXWG_TEST_BROKEN_DISCOVERY=%d",
-                 atoi(broken));
+    if (broken != NULL && broken[0] != '\0' &&
+        xwg_known_bad_option("oclgrind_discovery", broken, options,
+                             sizeof options))
+        return 2;
     cl_platform_id platform;
     cl_device_id device;
     int err = xwg_find_device("Oclgrind", &platform, &device);

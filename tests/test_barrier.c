@@ -6,16 +6,15 @@
  *
  * PoCL runs one group per worker thread; ctest sets 2 threads (the cores
  * of a CI machine), so launches have 2 groups of 1024 work-items. With
- * XWG_TEST_BROKEN_BARRIER=1 (a no-op barrier) or 2 (no work-group
- * barriers) the kernels are built with a known-bad barrier, and ctest
- * runs the stress and the Jacobi cases alone (XWG_TEST_CASE), expecting
- * wrong values and mismatches; with 5 (the tree's flat wake without its
- * reset) the tree's stress ends in the watchdog's timeout, with 6
- * (every grid arrival taken for the last) the counter's gives wrong
- * values, and with 7 (the episode count not kept) or 8 (helpers counting
- * episodes of their own) the counter's ends in the timeout, and the
- * tree's in the timeout or wrong values, which of them by timing
- * (tests/CMakeLists.txt says why).
+ * XWG_TEST_BROKEN=NAME the kernels are built with that known-bad variant
+ * (tests/known_bad.md), and ctest runs the stress and the Jacobi cases
+ * alone (XWG_TEST_CASE): with BARRIER_NOOP or NO_GROUP_BARRIERS it
+ * expects wrong values and mismatches; with TREE_FLAT_NO_RESET the tree's
+ * stress ends in the watchdog's timeout, with EVERY_ARRIVAL_LAST the
+ * counter's gives wrong values, and with EPISODES_NOT_KEPT or
+ * SELF_OWN_EPISODES (helpers counting episodes of their own) the
+ * counter's ends in the timeout, and the tree's in the timeout or wrong
+ * values, which of them by timing (tests/CMakeLists.txt says why).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
@@ -59,10 +58,9 @@ static void open_env_for(test_env *env, xwg_barrier_algo algo,
 
 static const char *build_options(void)
 {
-    int broken = test_env_int("XWG_TEST_BROKEN_BARRIER", 0);
     snprintf(broken_options, sizeof broken_options,
-             "-DXWG_TUNE_TREE_FANIN=%uu -DXWG_TEST_BROKEN_BARRIER=%d%s",
-             tree_fanin, broken,
+             "-DXWG_TUNE_TREE_FANIN=%uu%s%s", tree_fanin,
+             test_broken_options(),
              tree_cluster_wake ? " -DXWG_TUNE_TREE_FLAT_MAX=0u" : "");
     return broken_options;
 }

@@ -7,8 +7,8 @@
  * the number in XWG_TEST_THREADS. If discovery admitted more groups than
  * that, a barrier among them would deadlock.
  *
- * The known-bad discovery 1 (XWG_TEST_BROKEN=1: admit every launched
- * group, never close) is run through the same suite by ctest, which
+ * The known-bad discovery ADMIT_ALL (XWG_TEST_BROKEN=ADMIT_ALL: admit
+ * every launched group, never close) is run through the same suite by ctest, which
  * expects it to fail for too many groups: these tests catch an unsafe
  * protocol.
  *
@@ -19,7 +19,7 @@
  * (serially, outside sanitizer builds), is that full recall is reachable:
  * with no more threads than cores, some discovery finds every thread, given
  * windows that grow on retry until a late thread cannot miss them. The
- * known-bad discovery 2 (XWG_TEST_BROKEN=2: the poll closes at the first
+ * known-bad discovery CLOSE_AT_FIRST_JOIN (the poll closes at the first
  * join) never finds more than one group, and ctest expects it to fail.
  */
 #include "test_util.h"
@@ -41,16 +41,12 @@ static const char record_source[] =
 #define LAUNCHED 16 /* groups launched, far more than threads */
 #define UNSET 0xffffffffu
 
-/* XWG_TEST_BROKEN=N builds known-bad discovery N (kernels/xwg_discovery.cl). */
+/* XWG_TEST_BROKEN=NAME builds that known-bad discovery
+ * (kernels/xwg_discovery.cl). */
 static const char *build_options(void)
 {
-    static char options[64];
-    int broken = test_env_int("XWG_TEST_BROKEN", 0);
-    if (broken == 0)
-        return NULL;
-    snprintf(options, sizeof options, "-DXWG_TEST_BROKEN_DISCOVERY=%d",
-             broken);
-    return options;
+    const char *options = test_broken_options();
+    return options[0] != '\0' ? options : NULL;
 }
 
 /* Launches LAUNCHED groups through the in-kernel protocol and checks that

@@ -86,14 +86,14 @@ START_TEST(one_compute_unit_does_not_shrink_the_test)
 }
 END_TEST
 
-/* The same device with a no-op barrier (known-bad 1): the self-test
+/* The same device with a no-op barrier (known-bad BARRIER_NOOP): the self-test
  * sees wrong reads and fails. With one group it would pass. */
 START_TEST(broken_barrier_fails_on_one_compute_unit)
 {
     test_env env;
     open_untested(&env);
     env.xc->info.compute_units = 1;
-    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER=1");
+    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER_NOOP");
     expect_self_test(&env, XWG_SELF_TEST_FAILED);
     ck_assert_uint_gt(env.xc->info.self_test_errors, 0);
     ck_assert_uint_ge(env.xc->info.self_test_groups, 2);
@@ -110,7 +110,7 @@ START_TEST(refusal_says_what_was_seen)
     test_env env;
     open_untested(&env);
     cl_uint before = test_refcount_context(env.cl);
-    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER=1");
+    xwg__self_test_inject_options("-DXWG_TEST_BROKEN_BARRIER_NOOP");
     xwg_context *xc = (xwg_context *)1;
     int err = xwg_context_create(env.cl, env.device, NULL, &xc);
     ck_assert_msg(err == XWG_ERROR_UNSUPPORTED_DEVICE, "accepted: %s",

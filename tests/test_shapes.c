@@ -24,9 +24,9 @@
  * The paper's ticket-lock protocol gets 200 launches, each checked for
  * safety, where other suites run it a handful of times.
  *
- * With XWG_TEST_BROKEN_BARRIER set (ctest's known-bad entries) the
- * kernels are built with that known-bad barrier and XWG_TEST_CASE picks
- * the test to run.
+ * With XWG_TEST_BROKEN=NAME (ctest's known-bad entries) the kernels are
+ * built with that known-bad variant and XWG_TEST_CASE picks the test to
+ * run.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "barrier_kernels.h"
@@ -50,7 +50,7 @@
 #define SHAPE_WATCHDOG_MS 20000u
 #define BROKEN_WATCHDOG_MS 100u
 
-static int broken(void) { return test_env_int("XWG_TEST_BROKEN_BARRIER", 0); }
+static int broken(void) { return test_broken_options()[0] != '\0'; }
 
 static cl_uint threads(void)
 {
@@ -94,8 +94,7 @@ static void stress_shape(shape s)
     test_env env;
     test_env_open(&env, &opts);
     char options[160];
-    int n = snprintf(options, sizeof options, "-DXWG_TEST_BROKEN_BARRIER=%d",
-                     broken());
+    int n = snprintf(options, sizeof options, "%s", test_broken_options());
     if (s.fanin)
         n += snprintf(options + n, sizeof options - n,
                       " -DXWG_TUNE_TREE_FANIN=%uu", s.fanin);

@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep, setenv */
 #include "test_util.h"
 
+#include "known_bad.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +121,18 @@ int test_env_int(const char *name, int fallback)
 {
     const char *v = getenv(name);
     return (v != NULL && v[0] != '\0') ? atoi(v) : fallback;
+}
+
+const char *test_broken_options(void)
+{
+    static char options[64];
+    const char *name = getenv("XWG_TEST_BROKEN");
+    options[0] = '\0';
+    if (name != NULL && name[0] != '\0')
+        ck_assert_msg(!xwg_known_bad_option("XWG_TEST_BROKEN", name, options,
+                                            sizeof options),
+                      "XWG_TEST_BROKEN=%s: no such known-bad variant", name);
+    return options;
 }
 
 int test_run_suite(Suite *suite)

@@ -68,4 +68,9 @@ void test_force_groups(xwg_launch_options *opts, cl_uint groups);
 /* An integer from the environment, or fallback. */
 int test_env_int(const char *name, int fallback);
 
+/* The build options of the known-bad variant that XWG_TEST_BROKEN names
+ * (tests/known_bad.h, in any case): " -DXWG_TEST_BROKEN_NAME", or "" where
+ * it is unset or empty. An unknown name fails the test. */
+const char *test_broken_options(void);
+
 #endif

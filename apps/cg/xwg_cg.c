@@ -12,7 +12,7 @@
  *          [--stop relative|absolute]
  *          [--local-size N] [--multi-groups N] [--check-every N]
  *          [--timing-iters N] [--groups N] [--watchdog-ms N] [--repeat N]
- *          [--options S] [--csv FILE] [--label TEXT] [--broken N]
+ *          [--options S] [--csv FILE] [--label TEXT] [--broken NAME]
  * The right-hand side is all ones and x starts at 0, as in CUDA's CG
  * sample. A solve stops when ||r|| <= tol ||b|| (the recurrence's r), or
  * with --stop absolute when ||r|| <= tol, as CUDA's sample does (its
@@ -36,8 +36,9 @@
  * --groups N launches the persistent kernels on N groups with discovery
  * skipped (for tests, on a device that holds N at once; the watchdog,
  * --watchdog-ms, ends a launch whose groups cannot all run).
- * --broken N builds the persistent kernels on a test-only known-bad
- * barrier (kernels/xwg_barrier.cl), which the checks must catch; --options
+ * --broken NAME builds the persistent kernels on a test-only known-bad
+ * variant (tests/known_bad.md: BARRIER_NOOP, NONBLOCKING_READ_EARLY, ...,
+ * in any case), which the checks must catch; --options
  * passes more build options to them.
  * Prints one line per run; --csv appends rows: label, device, matrix,
  * variant, n, nnz, groups, local, iterations, solve_ms, timing_iters,
@@ -47,6 +48,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cg_kernels.h"
 #include "cg_matrix.h"
+#include "known_bad.h"
 #include "xwg_barrier.h"
 
 #include <float.h>
@@ -65,7 +67,7 @@ typedef struct settings {
     size_t local;
     int repeat;
     const char *options; /* more build options, for the persistent kernel */
-    int broken;
+    char broken[64]; /* --broken: the known-bad variant's define, or "" */
     int absolute; /* --stop absolute: ||r|| <= tol, not tol ||b|| */
 } settings;
 
@@ -425,13 +427,10 @@ static int setup(cg_env *E, const settings *S)
     E->local = S->local < E->info.max_work_group_size
                    ? S->local
                    : E->info.max_work_group_size;
-    char broken[48] = "", options[512];
-    if (S->broken)
-        snprintf(broken, sizeof broken, "-DXWG_TEST_BROKEN_BARRIER=%d",
-                 S->broken);
+    char options[512];
     snprintf(options, sizeof options,
              "-DCG_LOCAL=%zu -DCG_ROWS=%u -DCG_PIPELINED_ROWS=%u %s %s",
-             E->local, kept_rows(E, 1), kept_rows(E, 3), broken,
+             E->local, kept_rows(E, 1), kept_rows(E, 3), S->broken,
              S->options ? S->options : "");
     char *log = NULL;
     err = xwg_program_build(E->xc, cg_source, options, &E->persistent, &log);
@@ -499,7 +498,11 @@ static int parse(int argc, char **argv, settings *S)
         else if (!strcmp(o, "--csv")) S->csv = v;
         else if (!strcmp(o, "--label")) S->label = v;
         else if (!strcmp(o, "--options")) S->options = v;
-        else if (!strcmp(o, "--broken")) S->broken = atoi(v);
+        else if (!strcmp(o, "--broken")) {
+            if (xwg_known_bad_option("xwg-cg", v, S->broken,
+                                     sizeof S->broken))
+                return -1;
+        }
         else if (!strcmp(o, "--stop") &&
                  (!strcmp(v, "absolute") || !strcmp(v, "relative")))
             S->absolute = !strcmp(v, "absolute");

@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
 #include "driver.h"
+#include "known_bad.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,19 +38,10 @@ static const char usage[] =
     "         [--only stress|jacobi|misuse|split|collectives|collective_misuse|\n"
     "                 divergence|known_bad] [--csv FILE] [--label TEXT]\n"
     "         [--algo xf|counter|tree]  (that barrier only)\n"
-    "         [--broken N]   (a test-only known-bad barrier: 1 no-op, 2 no\n"
-    "                         work-group barriers, 3 relaxed releases, 4 all\n"
-    "                         relaxed, 5 the flat wake without its reset, 6\n"
-    "                         every grid arrival taken for the last, 7 the\n"
-    "                         episode count not kept, 8 helpers counting\n"
-    "                         their own; the stress run must then fail)\n"
-    "         [--broken-collective N]  (a known-bad split barrier or\n"
-    "                         collective: 1 a wait that does not wait, 2\n"
-    "                         partials read before they are published, 3 a\n"
-    "                         divergence check that takes any count for the\n"
-    "                         whole group, 4 a nonblocking all-reduce\n"
-    "                         that reads before it waits; the split,\n"
-    "                         collectives or divergence run must then fail)\n"
+    "         [--broken NAME]  (a test-only known-bad variant, in any\n"
+    "                         case: BARRIER_NOOP, RELAXED_RELEASE, ...;\n"
+    "                         tests/known_bad.md lists them and the runs\n"
+    "                         that must then fail)\n"
     "         [--build-options S]  (a variant of xwg-bench, e.g.\n"
     "                         -DXWG_TUNE_TREE_FANIN=8u: its stress tests)\n"
     "         [--min-groups N]  (a stress run on fewer groups fails: a run\n"
@@ -299,15 +291,15 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--algo")) d.algo = v;
         else if (!strcmp(o, "--csv")) csv = v;
         else if (!strcmp(o, "--label")) d.label = v;
-        else if (!strcmp(o, "--broken") || !strcmp(o, "--build-options") ||
-                 !strcmp(o, "--broken-collective")) {
+        else if (!strcmp(o, "--broken")) {
+            if (xwg_known_bad_option("barrier_driver", v, d.options,
+                                     sizeof d.options))
+                return 2;
+        }
+        else if (!strcmp(o, "--build-options")) {
             size_t used = strlen(d.options);
             int n = snprintf(d.options + used, sizeof d.options - used,
-                             !strcmp(o, "--broken")
-                                 ? " -DXWG_TEST_BROKEN_BARRIER=%s"
-                             : !strcmp(o, "--broken-collective")
-                                 ? " -DXWG_TEST_BROKEN_COLLECTIVE=%s"
-                                 : " %s", v);
+                             " %s", v);
             if (n < 0 || (size_t)n >= sizeof d.options - used) {
                 /* Cut short, a variant would run as the shipped barrier. */
                 fprintf(stderr, "barrier_driver: build options too long\n");

@@ -25,7 +25,7 @@ typedef struct driver {
                             (0: the default) */
     const char *only, *label;
     const char *algo; /* --algo: one barrier, by name; NULL for all */
-    char options[192]; /* build options: a variant, a known-bad barrier */
+    char options[192]; /* build options: a variant, a known-bad one */
     FILE *csv;
     int passed, failed;
 } driver;
