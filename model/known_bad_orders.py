@@ -5,14 +5,16 @@ only by timing, for the one or two groups that the PoCL tests run.
 Enumerates every interleaving of the atomic steps of N groups through K
 barriers of the counter barrier and the tree's flat wake (one cluster), as
 kernels/xwg_barrier.cl writes them, with the episode parities of known-bad
-builds 7 (the count never kept) and 8 (a helper counting every other
-barrier apart), and with known-bad 5 (the flat wake's reset left out). A
+builds EPISODES_NOT_KEPT (the count never kept) and SELF_OWN_EPISODES (a
+helper counting every other barrier apart), and with known-bad
+TREE_FLAT_NO_RESET (the flat wake's reset left out; tests/known_bad.md). A
 build fails by logic when no interleaving lets every group finish: some
 group then always waits for a flip that has been, and the watchdog ends
 the launch. The tests in tests/CMakeLists.txt rely on what this prints:
-5 and the counter under 7 and 8 always deadlock; the tree under 7 and 8
-need not with two groups (its stress ends in a timeout or in wrong values,
-by timing). Variant 0 (the shipped barrier) is the control: it completes.
+TREE_FLAT_NO_RESET and the counter under EPISODES_NOT_KEPT and
+SELF_OWN_EPISODES always deadlock; the tree under those two need not with
+two groups (its stress ends in a timeout or in wrong values, by timing).
+The shipped barrier (SHIPPED) is the control: it completes.
 Memory order is not modelled: every step is one atomic access; the Spin
 model (model/xwg.pml) covers the shipped barriers' orders.
 
@@ -26,9 +28,9 @@ MASK = 0xFFFFFFFF
 
 def before(variant, index):
     """The grid counter's top bit that barrier `index` expects to flip."""
-    if variant == 7:
+    if variant == "EPISODES_NOT_KEPT":
         episode = 0  # xwg__begin_episode() never counts
-    elif variant == 8:
+    elif variant == "SELF_OWN_EPISODES":
         episode = index // 2  # two counts, each of every other barrier
     else:
         episode = index
@@ -69,8 +71,8 @@ def some_order_completes(algo, variant, groups, barriers):
             elif phase == 0:  # tree: arrive at the cluster's word
                 sub2 = (sub + 1) & MASK
                 phase2 = 2 if (sub & ~SENSE & MASK) == groups - 1 else 1
-            else:  # phase 2: the flat wake's reset (left out by 5)
-                if variant != 5:
+            else:  # phase 2: the flat wake's reset (left out by the variant)
+                if variant != "TREE_FLAT_NO_RESET":
                     sub2 = 0
                 phase2 = 3
             g2 = list(gs)
@@ -85,17 +87,20 @@ def some_order_completes(algo, variant, groups, barriers):
 def main():
     # (algorithm, variant): does some order complete with 1, with 2 groups?
     # One group meets only itself: every known-bad build deadlocks there.
-    claims = {("counter", 0): (True, True), ("tree", 0): (True, True),
-              ("tree", 5): (False, False),
-              ("counter", 7): (False, False), ("counter", 8): (False, False),
-              ("tree", 7): (False, True), ("tree", 8): (False, True)}
+    claims = {("counter", "SHIPPED"): (True, True),
+              ("tree", "SHIPPED"): (True, True),
+              ("tree", "TREE_FLAT_NO_RESET"): (False, False),
+              ("counter", "EPISODES_NOT_KEPT"): (False, False),
+              ("counter", "SELF_OWN_EPISODES"): (False, False),
+              ("tree", "EPISODES_NOT_KEPT"): (False, True),
+              ("tree", "SELF_OWN_EPISODES"): (False, True)}
     ok = True
     for (algo, variant), wanted in claims.items():
         for groups, want in zip((1, 2), wanted):
             for barriers in (4, 9, 40):
                 got = some_order_completes(algo, variant, groups, barriers)
                 ok &= got == want
-                print(f"{algo:7} known-bad {variant}: {groups} group(s), "
+                print(f"{algo:7} {variant:18} {groups} group(s), "
                       f"{barriers:2} barriers: "
                       f"{'some order completes' if got else 'always deadlocks'}"
                       f"  [{'ok' if got == want else 'CLAIM FAILS'}]")

@@ -23,16 +23,18 @@
  *              counter's flip, and the last of a cluster zeroes its count
  *              before its grid arrival; kernels/xwg_barrier.cl takes it up
  *              to XWG_TUNE_TREE_FLAT_MAX groups)           (default 0)
- *   NO_RESET   1: KNOWN-BAD flat wake without that reset (known-bad 5)
+ *   NO_RESET   1: KNOWN-BAD flat wake without that reset (known-bad
+ *              TREE_FLAT_NO_RESET)
  *   ALWAYS_LAST 1: KNOWN-BAD every grid arrival takes itself for the last
- *              and does not wait (known-bad 6)
+ *              and does not wait (known-bad EVERY_ARRIVAL_LAST)
  *   RELAXED    1: KNOWN-BAD arrivals that do not release (a group's plain
  *              stores stay buffered past its arrival)
  *   SPLIT      1: every barrier is xwg_barrier_arrive(), a step of the
  *              group's own, then xwg_barrier_wait() (BARRIER 2 or 3,
  *              the tree with either wake, as the kernel's split barrier)
  *   NO_WAIT    1: KNOWN-BAD split wait that does not wait (known-bad
- *              collective 1: an arrival whose token asks for no wait)
+ *              SPLIT_WAIT_SKIPPED: an arrival whose token asks for no
+ *              wait)
  *   COLLECTIVE 1: every barrier is an all-reduce (kernels/
  *              xwg_collectives.cl): the episode's partial is stored in bank
  *              e % 2 before it (published by the arrival), and after it
@@ -42,10 +44,10 @@
  *              arrive that publishes it) and, after steps of the group's
  *              own, xwg_reduce_OP_T_wait(token) (the split wait, then the
  *              reads); with EARLY_READ, KNOWN-BAD: the reads between the
- *              two (known-bad collective 4)
+ *              two (known-bad NONBLOCKING_READ_EARLY)
  *   ONE_BANK   1: KNOWN-BAD all-reduce with one bank of partials
  *   EARLY_READ 1: KNOWN-BAD all-reduce that reads the partials before
- *              its barrier (known-bad collective 2)
+ *              its barrier (known-bad PARTIALS_READ_EARLY)
  *   START_SET  which top bit the grid counter starts a launch with: 0
  *              clear, 1 set (what a launch with an odd number of barriers
  *              leaves for the next one on its buffer, when that one skips
