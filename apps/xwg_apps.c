@@ -14,7 +14,7 @@
  * Exits non-zero if any run fails its check.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "app_kernels.h"
+#include "app_source.h" /* apps/app_kernels.cl, embedded at build time */
 #include "graph.h"
 #include "known_bad.h"
 #include "references.h"
@@ -206,7 +206,7 @@ static int run_select(app_env *E, const device_graph *d, int colouring,
         init[v] = INF;
     cl_uint zeros[3] = {0, 0, 0}, c = (cl_uint)colouring;
     cl_mem state = upload(E, init, d->n * sizeof(uint32_t));
-    /* mark: 0, below every round's 2r + 1 (app_kernels.h) */
+    /* mark: 0, below every round's 2r + 1 (app_kernels.cl) */
     memset(init, 0, d->n * sizeof *init);
     cl_mem mark = upload(E, init, d->n * sizeof(uint32_t));
     cl_mem changed = upload(E, zeros, sizeof zeros);
