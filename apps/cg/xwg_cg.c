@@ -2,8 +2,8 @@
  * xwg_cg.c - the xwg-cg command: Conjugate Gradient on a sparse symmetric
  * positive definite matrix, as one persistent xwg kernel per solve, as a
  * pipelined persistent kernel with one grid-wide synchronisation an
- * iteration (apps/cg/cg_pipelined.h), and as a multi-kernel OpenCL
- * program of four launches an iteration (apps/cg/cg_kernels.h, which says
+ * iteration (apps/cg/cg_pipelined.cl), and as a multi-kernel OpenCL
+ * program of four launches an iteration (apps/cg/cg_kernels.cl, which says
  * why), each run checked on the host.
  *
  * Usage: xwg-cg [--platform-name S] [--matrix tridiag:N|laplace:WxH|file:PATH]
@@ -46,9 +46,9 @@
  * Exits 1 if any run fails its checks, 2 on bad arguments or input.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cg_kernels.h"
 #include "cg_matrix.h"
 #include "known_bad.h"
+#include "cg_source.h" /* cg_kernels.cl and cg_pipelined.cl, embedded */
 #include "xwg_barrier.h"
 
 #include <float.h>
@@ -384,7 +384,7 @@ static verdict check_solve(const csr_matrix *a, const float *b,
     return v;
 }
 
-/* CG_ROWS (cg_kernels.h) and CG_PIPELINED_ROWS (cg_pipelined.h): the
+/* CG_ROWS (cg_kernels.cl) and CG_PIPELINED_ROWS (cg_pipelined.cl): the
  * rows per work-item of which a persistent kernel may keep `words` words
  * in local memory (cg_persistent: A p'; cg_pipelined: A r, A w, A s), at
  * most CG_ROWS_MAX, in what the device's local memory holds beside xwg's
