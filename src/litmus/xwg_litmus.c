@@ -14,13 +14,16 @@
  * always, by coherence); the table says so beside each count.
  */
 #define _POSIX_C_SOURCE 200809L /* strcasecmp */
-#include "litmus_kernel.h"
+#include "litmus_source.h" /* litmus_kernel.cl, embedded at build time */
 #include "xwg_barrier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* Words between locations: 128 bytes, LINE in litmus_kernel.cl. */
+#define LITMUS_LINE 32u
 
 static const char *test_names[] = {"MP", "SB", "LB", "CoRR", "MP+plain"};
 static const char *fence_names[] = {"none", "work_group", "device", "system"};
