@@ -76,13 +76,11 @@ void spread_rows(bench *b, const char *what, double *us, unsigned n,
  * pages and (as far as the address hash spreads them) L2 slices. */
 #define PLACEMENT_WORDS(i) ((i) * (16384u + 32u))
 
-/* The floor (floor.c): its kernels, built with the benchmark's, and its
- * measurement, rows pingpong... */
-extern const char floor_source[];
+/* The floor (floor.c; its kernels, floor.cl, are in the benchmark's
+ * program): rows pingpong... */
 void measure_floor(bench *b);
-/* The barriers with their words moved (placed.c), at full occupancy:
- * `groups` groups of `local`. */
-extern const char placed_source[];
+/* The barriers with their words moved (placed.c; kernels in placed.cl),
+ * at full occupancy: `groups` groups of `local`. */
 void measure_placed(bench *b, size_t local, cl_uint groups);
 
 #endif

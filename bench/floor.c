@@ -9,55 +9,6 @@
 
 #include <math.h>
 
-const char floor_source[] =
-    /* Two groups hand a flag back and forth through memory: a release
-     * store, and polls that acquire as the barriers' waits do
-     * (XWG_TUNE_COLLECT). With `relaxed` set, every access is relaxed:
-     * the hardware's round trip without any ordering. A wait gives up
-     * after 2^24 polls (the two groups are not running together) and
-     * says so in flags[64], so that the bench reports it, not hangs. */
-    "inline void pingpong_rounds(volatile __global xwg_word *flags,\n"
-    "                            uint rounds, uint relaxed, uint g)\n"
-    "{\n"
-    "    volatile __global xwg_word *mine = &flags[g * 32u];\n"
-    "    volatile __global xwg_word *theirs = &flags[(1u - g) * 32u];\n"
-    "    for (uint r = 1; r <= rounds; r++) {\n"
-    "        if (g == 0u) {\n"
-    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
-    "            else xwg__store_release(mine, r);\n"
-    "        }\n"
-    "        uint polls = 0u;\n"
-    "        while ((relaxed ? xwg__load_relaxed(theirs) : xwg__poll(theirs))\n"
-    "               != r)\n"
-    "            if (++polls == (1u << 24)) {\n"
-    "                xwg__store_relaxed(&flags[64], 1u);\n"
-    "                return;\n"
-    "            }\n"
-    "        if (!relaxed)\n"
-    "            xwg__collected(theirs);\n"
-    "        if (g == 1u) {\n"
-    "            if (relaxed) xwg__store_relaxed(mine, r);\n"
-    "            else xwg__store_release(mine, r);\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "__kernel void pingpong(volatile __global xwg_word *flags, uint rounds,\n"
-    "                       uint relaxed, uint base, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0 && xwg_group_id() < 2)\n"
-    "        pingpong_rounds(flags + base, rounds, relaxed, xwg_group_id());\n"
-    "}\n"
-    /* The same in a kernel that is no xwg kernel at all: no state
-     * argument, no discovery, no local memory, launched directly. Where
-     * its floor is lower, the cost is in what an xwg kernel carries. */
-    "__kernel void pingpong_bare(volatile __global xwg_word *flags,\n"
-    "                            uint rounds, uint relaxed, uint base)\n"
-    "{\n"
-    "    if (get_local_id(0) == 0 && get_group_id(0) < 2)\n"
-    "        pingpong_rounds(flags + base, rounds, relaxed, get_group_id(0));\n"
-    "}\n";
-
 /* The pingpong buffer for n placements of the flags (PLACEMENT_WORDS,
  * bench.h): each pair's flags and give-up word lie in its first 4 KiB. */
 #define PINGPONG_BYTES(n) (4u * PLACEMENT_WORDS(n) + 4096u)

@@ -18,66 +18,6 @@
 
 #include <math.h>
 
-const char placed_source[] =
-    /* The library's barrier, with its words `base` words into `words`
-     * instead of in the state buffer. */
-    "__kernel void barriers_placed(uint count, volatile __global xwg_word\n"
-    "                              *words, uint base, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    xwg_self placed = XWG_SELF;\n"
-    "    placed.state = words + base;\n"
-    "    for (uint i = 0; i < count && !xwg_failed_of(placed); i++)\n"
-    "        xwg_barrier_of(placed);\n"
-    "}\n"
-    /* Prototypes of the tree's flat wake (--prototypes), with clusters of
-     * XWG_TUNE_TREE_FANIN as the library's: MONO 1 lets cluster counts grow
-     * (the last of cluster c in episode e brings it to e * members), 0
-     * resets them as the library does; LOCAL_EPISODES 1 keeps the episode
-     * count in local memory as the library does, 0 in a register. */
-    "#define XWG__PROTO_TREE(name, MONO, LOCAL_EPISODES)\\\n"
-    "__kernel void name(uint count, volatile __global xwg_word *words,\\\n"
-    "                   uint base, XWG_STATE)\\\n"
-    "{\\\n"
-    "    XWG_DISCOVER();\\\n"
-    "    __local uint failed, episodes;\\\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\\\n"
-    "    const uint fanin = XWG_TUNE_TREE_FANIN;\\\n"
-    "    const uint cluster = g / fanin, clusters = (n + fanin - 1u) / fanin;\\\n"
-    "    const uint members = min(fanin, n - cluster * fanin);\\\n"
-    "    volatile __global xwg_word *top = &words[base + XWG__W_COUNTER];\\\n"
-    "    volatile __global xwg_word *sub =\\\n"
-    "        &words[base + XWG__W_FLAGS + cluster * XWG__LINE_WORDS];\\\n"
-    "    const uint add = cluster == 0u ? XWG__SENSE - (clusters - 1u) : 1u;\\\n"
-    "    const ulong bound = XWG_SELF.watchdog;\\\n"
-    "    if (get_local_id(0) == 0) { failed = 0u; episodes = 0u; }\\\n"
-    "    for (uint e = 1; e <= count; e++) {\\\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\\\n"
-    "        if (get_local_id(0) == 0) {\\\n"
-    "            const uint ep = LOCAL_EPISODES ? ++episodes : e;\\\n"
-    "            const uint before = (ep - 1u) & 1u ? XWG__SENSE : 0u;\\\n"
-    "            uint last = 0u;\\\n"
-    "            uint old = xwg__fetch_add_acq_rel(sub, 1u);\\\n"
-    "            if (MONO ? old + 1u == ep * members : old == members - 1u) {\\\n"
-    "                if (!MONO)\\\n"
-    "                    xwg__store_relaxed(sub, 0u);\\\n"
-    "                last = (((xwg__fetch_add_acq_rel(top, add) + add) ^\\\n"
-    "                         before) & XWG__SENSE) != 0u;\\\n"
-    "            }\\\n"
-    "            if (!last && xwg__await_change(top, before, XWG__SENSE,\\\n"
-    "                                           XWG_SELF.state, bound))\\\n"
-    "                failed = 1u;\\\n"
-    "        }\\\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\\\n"
-    "        if (failed)\\\n"
-    "            return;\\\n"
-    "    }\\\n"
-    "}\n"
-    "XWG__PROTO_TREE(proto_mono, 1, 0)\n"
-    "XWG__PROTO_TREE(proto_reset, 0, 0)\n"
-    "XWG__PROTO_TREE(proto_mono_localep, 1, 1)\n"
-    "XWG__PROTO_TREE(proto_reset_localep, 0, 1)\n";
-
 /* The buffer for n placements of the words (PLACEMENT_WORDS, bench.h, the
  * floor's spacing; each region is far below 64 KiB). */
 #define PLACED_BYTES(n) (4u * PLACEMENT_WORDS(n) + 65536u)

@@ -36,6 +36,7 @@
  * Usage: xwg-bench --help (the usage[] text below).
  */
 #include "bench.h"
+#include "bench_source.h" /* xwg_bench.cl, floor.cl, placed.cl, embedded */
 #include "cpu_barriers.h"
 
 #include <math.h>
@@ -76,89 +77,6 @@ static const char usage[] =
     "                              placed.c, at full occupancy)\n"
     "         [--cpu-baselines]   (also a pthread and a spin barrier on the\n"
     "                              host: see cpu_barriers.c)\n";
-
-static const char bench_source[] =
-    "__kernel void barriers(uint count, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
-    "        xwg_barrier();\n"
-    "}\n"
-    /* The split barrier with nothing between arrive and wait, and the
-     * all-reduces: each result feeds the next call, so none is idle. */
-    "__kernel void splits(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
-    "        xwg_token t = xwg_barrier_arrive();\n"
-    "        xwg_barrier_wait(t);\n"
-    "    }\n"
-    "}\n"
-    "__kernel void reduces_float(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    float acc = 1.0f;\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
-    "        acc = xwg_reduce_add_float(acc * 0.5f);\n"
-    "    if (xwg_global_id() == 0) sink[0] = acc;\n"
-    "}\n"
-    /* The nonblocking all-reduce with nothing between arrive and wait;
-     * then the same with work between (WORK dependent FMAs per
-     * work-item), against the blocking call followed by that work: the
-     * overlap is what the nonblocking call saves. */
-    "#define WORK(w) for (uint k = 0; k < 256u; k++) w = fma(w, 0.999f, 0.5f)\n"
-    "__kernel void reduces_float_nb(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    float acc = 1.0f;\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
-    "        xwg_reduce_token t = xwg_reduce_add_float_arrive(acc * 0.5f);\n"
-    "        acc = xwg_reduce_add_float_wait(t);\n"
-    "    }\n"
-    "    if (xwg_global_id() == 0) sink[0] = acc;\n"
-    "}\n"
-    "__kernel void reduces_float_work(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    float acc = 1.0f, w = (float)get_local_id(0);\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
-    "        acc = xwg_reduce_add_float(acc * 0.5f + w * 1e-30f);\n"
-    "        WORK(w);\n"
-    "    }\n"
-    "    if (xwg_global_id() == 0) sink[0] = acc + w;\n"
-    "}\n"
-    "__kernel void reduces_float_nb_work(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    float acc = 1.0f, w = (float)get_local_id(0);\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++) {\n"
-    "        xwg_reduce_token t = xwg_reduce_add_float_arrive(acc * 0.5f + w * 1e-30f);\n"
-    "        WORK(w);\n"
-    "        acc = xwg_reduce_add_float_wait(t);\n"
-    "    }\n"
-    "    if (xwg_global_id() == 0) sink[0] = acc + w;\n"
-    "}\n"
-    "__kernel void work_only(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    float w = (float)get_local_id(0);\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
-    "        WORK(w);\n"
-    "    if (xwg_global_id() == 0) sink[0] = w;\n"
-    "}\n"
-    "__kernel void reduces_uint(uint count, __global float *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    uint acc = 1u;\n"
-    "    for (uint i = 0; i < count && !xwg_failed(); i++)\n"
-    "        acc = xwg_reduce_add_uint(acc & 1u);\n"
-    "    if (xwg_global_id() == 0) sink[0] = (float)acc;\n"
-    "}\n"
-    "__kernel void empty(__global uint *sink)\n"
-    "{\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n";
 
 /* Device time (us) of one launch of `count` barriers; median of 5. */
 static double barrier_launch_us(bench *b, cl_kernel k, size_t local,
@@ -518,13 +436,10 @@ int main(int argc, char **argv)
     }
     b.info.size = sizeof b.info;
     xwg_context_query(b.xc, &b.info);
-    /* One program: the barrier kernels and the floor's (floor.c). */
-    char *log = NULL, *source = malloc(sizeof bench_source +
-                                       strlen(floor_source) +
-                                       strlen(placed_source));
-    strcpy(source, bench_source);
-    strcat(source, floor_source);
-    strcat(source, placed_source);
+    /* One program: the barrier kernels, the floor's and placed.c's
+     * (xwg_bench.cl, floor.cl and placed.cl, embedded at build time). */
+    char *log = NULL;
+    const char *source = bench_source;
     /* The counter and the tree in one program, as the rows that ask for
      * each by launch need, unless the options set the barriers; the
      * default row's program as a user's would be built. */
@@ -554,7 +469,6 @@ int main(int argc, char **argv)
         }
         err = xwg_program_build(b.xf_xc, source, options, &b.xf_prog, &log);
     }
-    free(source);
     if (err) {
         fprintf(stderr, "xwg-bench: build: %s\n%s\n", xwg_status_name(err),
                 log ? log : "");
