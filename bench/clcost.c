@@ -40,9 +40,8 @@ int main(int argc, char **argv)
     xwg_context *xc;
     if (xwg_context_create(cl, dev, NULL, &xc)) return 2;
     cl_program prog;
-    if (xwg_program_build(xc, "__kernel void k(uint count, XWG_STATE)\n"
-                              "{ XWG_DISCOVER(); for (uint i = 0; i < count; i++) xwg_barrier(); }\n",
-                          "", &prog, NULL)) return 3;
+    if (xwg_program_build(xc, clcost_barriers_source, "", &prog, NULL))
+        return 3;
     cl_kernel k = clCreateKernel(prog, "k", &err);
     cl_uint zero = 0;
     clSetKernelArg(k, 0, sizeof zero, &zero);

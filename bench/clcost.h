@@ -14,6 +14,22 @@
 
 #include "timing.h"
 
+/* The kernels: plain OpenCL C in bench/clcost/, one program a file,
+ * embedded at build time as clcost_<file>_source (CMakeLists.txt). */
+#include "clcost_atomic_source.h"
+#include "clcost_barriers_source.h"
+#include "clcost_carriers_source.h"
+#include "clcost_carriers_global_source.h"
+#include "clcost_count_source.h"
+#include "clcost_count_two_source.h"
+#include "clcost_discover_source.h"
+#include "clcost_empty_xwg_source.h"
+#include "clcost_local_source.h"
+#include "clcost_plain_load_source.h"
+#include "clcost_spin_source.h"
+#include "clcost_state_load_source.h"
+#include "clcost_state_store_source.h"
+
 /* Calls or launches per TIME, and the mean that TIME prints is over
  * them. A build may set another (-DN=...). */
 #ifndef N

@@ -72,29 +72,10 @@ int carriers(cl_context cl, cl_device_id dev, cl_command_queue q)
     cl_int err;
     cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
     cl_mem two = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    /* Every kernel does the same: work-item 0 counts the launch, and
-     * writes its carrier only on a count that never comes (so that the
-     * compiler keeps the carrier, and no launch touches it). */
-#define CARRIER_BODY(carrier)                                                  \
-    "{ if (get_global_id(0) == 0) { p[0] += 1u; "                            \
-    "if (p[0] == 0u) " carrier " = 1u; } }\n"
-    const char *plain_src =
-        "__kernel void one(__global uint *p)" CARRIER_BODY("p[1]")
-        "__kernel void two(__global uint *p, __global uint *s)"
-        CARRIER_BODY("s[1]")
-        "__kernel void scalar(__global uint *p, ulong s)"
-        CARRIER_BODY("p[(uint)s]")
-        "__kernel void address(__global uint *p, ulong s)"
-        CARRIER_BODY("((__global uint *)s)[1]")
-        "__kernel void store(__global uint *p, ulong s)"
-        "{ if (get_global_id(0) == 0) ((__global uint *)s)[1] = 42u; }\n";
-    /* The state in a program-scope variable: one per program, so a
-     * launch in flight on another queue would share it. */
-    const char *global_src =
-        "__global uint xwg_probe_state[64];\n"
-        "__kernel void glob(__global uint *p)"
-        CARRIER_BODY("xwg_probe_state[1]");
-#undef CARRIER_BODY
+    /* The kernels, in bench/clcost/carriers.cl and carriers_global.cl
+     * (embedded at build time). */
+    const char *plain_src = clcost_carriers_source;
+    const char *global_src = clcost_carriers_global_source;
     cl_kernel one = built_kernel(cl, dev, NULL, plain_src, "one", "", buf);
     cl_kernel second = built_kernel(cl, dev, NULL, plain_src, "two", "", buf);
     cl_kernel scalar = built_kernel(cl, dev, NULL, plain_src, "scalar", "",

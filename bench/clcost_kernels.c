@@ -11,8 +11,7 @@
  * buf[0]. */
 cl_kernel counting_kernel(cl_context cl, cl_device_id dev, cl_mem buf)
 {
-    const char *src = "__kernel void e(__global uint *p)"
-                      "{ if (get_global_id(0) == 0) p[0]++; }";
+    const char *src = clcost_count_source;
     cl_int err;
     cl_program ep = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
     clBuildProgram(ep, 1, &dev, "", NULL, NULL);

@@ -24,28 +24,15 @@ int reads(cl_context cl, cl_device_id dev, cl_command_queue q,
     char xopts[4096] = "";
     clGetProgramBuildInfo(xprog, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof xopts,
                           xopts, NULL);
-    const char *count_src = "__kernel void e(__global uint *p)"
-                            "{ if (get_global_id(0) == 0) p[0]++; }";
-    const char *atomic_src = "__kernel void e(__global uint *p)"
-                             "{ if (get_global_id(0) == 0) atomic_inc(p); }";
-    const char *empty_xwg_src = "__kernel void e(XWG_STATE) { }";
-    const char *discover_src = "__kernel void e(XWG_STATE) { XWG_DISCOVER(); }";
-    const char *state_load_src =
-        "__kernel void e(XWG_STATE) { if (get_local_id(0) == 0 && "
-        "xwg__load_relaxed(&xwg__state[1]) == 12345u) "
-        "xwg__store_relaxed(&xwg__state[200], 1u); }";
-    const char *state_store_src =
-        "__kernel void e(XWG_STATE) { if (get_global_id(0) == 0) "
-        "xwg__store_relaxed(&xwg__state[200], "
-        "xwg__load_relaxed(&xwg__state[200]) + 1u); }";
-    const char *plain_load_src =
-        "__kernel void e(__global uint *p)"
-        "{ if (get_local_id(0) == 0 && p[1] == 12345u) p[2] = 1u; }";
-    const char *local_src =
-        "__kernel void e(__global uint *p) { __local uint s[8];"
-        " if (get_local_id(0) == 0) s[0] = p[1];"
-        " barrier(CLK_LOCAL_MEM_FENCE);"
-        " if (get_global_id(0) == 0) p[0] += s[0]; }";
+    /* The kernels, in bench/clcost/ (embedded at build time). */
+    const char *count_src = clcost_count_source;
+    const char *atomic_src = clcost_atomic_source;
+    const char *empty_xwg_src = clcost_empty_xwg_source;
+    const char *discover_src = clcost_discover_source;
+    const char *state_load_src = clcost_state_load_source;
+    const char *state_store_src = clcost_state_store_source;
+    const char *plain_load_src = clcost_plain_load_source;
+    const char *local_src = clcost_local_source;
     /* Each kernel is named e and takes `arg` as argument 0; options NULL:
      * built through xwg_program_build (built_kernel). */
     struct {

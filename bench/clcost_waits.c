@@ -79,11 +79,7 @@ int waits(cl_context cl, cl_device_id dev, cl_command_queue q,
  * to buf). NULL when it does not build. */
 static cl_kernel spinning_kernel(cl_context cl, cl_device_id dev, cl_mem buf)
 {
-    const char *src =
-        "__kernel void e(volatile __global uint *p, uint spins)"
-        "{ if (get_global_id(0) == 0) {"
-        "    for (uint i = 0; i < spins; i++) p[1] += i;"
-        "    p[0]++; } }";
+    const char *src = clcost_spin_source;
     cl_int err;
     cl_program prog = clCreateProgramWithSource(cl, 1, &src, NULL, &err);
     cl_kernel k = NULL;
@@ -155,8 +151,7 @@ int finishes(cl_context cl, cl_device_id dev, cl_command_queue q)
         q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 4096, 0, NULL, NULL,
         &err);
     cl_kernel k = spinning_kernel(cl, dev, buf);
-    const char *src2 = "__kernel void f(__global uint *p, __global uint *s)"
-                       "{ if (get_global_id(0) == 0) p[0]++; }";
+    const char *src2 = clcost_count_two_source;
     cl_program p2 = clCreateProgramWithSource(cl, 1, &src2, NULL, &err);
     clBuildProgram(p2, 1, &dev, "", NULL, NULL);
     cl_kernel k2 = clCreateKernel(p2, "f", &err);

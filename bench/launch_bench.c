@@ -63,6 +63,7 @@
  * CSV columns: label,device,row,local_size,groups,us (appended; the
  * header is written to a new file).
  */
+#include "launch_bench_source.h" /* launch_bench.cl, embedded */
 #include "timing.h"
 #include "xwg_barrier.h"
 
@@ -73,51 +74,6 @@
 #define REPS 5
 #define CHAIN 32           /* launches in flight before the host waits */
 #define BARRIERS_PER_REQ 10
-
-static const char source[] =
-    "__kernel void empty(__global uint *sink)\n"
-    "{\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n"
-    "__kernel void empty_2args(__global uint *sink, __global uint *unused)\n"
-    "{\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n"
-    "__kernel void xwg_empty(__global uint *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (xwg_global_id() == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n"
-    "__kernel void touch(__global uint *sink)\n"
-    "{\n"
-    "    __local uint seen;\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        seen = sink[1];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        sink[0] += seen + 1u;\n"
-    "}\n"
-    "__kernel void xwg_touch(__global uint *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    __local uint seen;\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        seen = sink[1];\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    if (xwg_global_id() == 0)\n"
-    "        sink[0] += seen + 1u;\n"
-    "}\n"
-    "__kernel void request(__global uint *sink, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    for (uint i = 0; i < 10u && !xwg_failed(); i++)\n"
-    "        xwg_barrier();\n"
-    "    if (xwg_global_id() == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n";
 
 typedef struct {
     cl_context cl;
@@ -313,8 +269,8 @@ static void setup(launch_bench *b, const char *platform)
         fail("xwg_context_create", err);
     cl_program prog;
     char *log = NULL;
-    if ((err = xwg_program_build(b->xc, source, NULL, &prog, &log)) !=
-        XWG_SUCCESS) {
+    err = xwg_program_build(b->xc, launch_bench_source, NULL, &prog, &log);
+    if (err != XWG_SUCCESS) {
         fprintf(stderr, "%s\n", log ? log : "");
         fail("xwg_program_build", err);
     }
