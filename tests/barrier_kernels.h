@@ -3,8 +3,8 @@
  * the Check suites (test_barrier.c, test_shapes.c, test_watchdog.c) and
  * the plain driver that runs on Oclgrind and on the H200
  * (drivers/barrier_driver.c), and jacobi's C reference. The kernels are
- * plain OpenCL C in tests/barrier_*.cl, embedded at build time into the
- * xwg_test_kernels library (CMakeLists.txt, xwg_embed_cl).
+ * plain OpenCL C in tests/kernels/barrier_*.cl, embedded at build time
+ * into the xwg_test_kernels library (tests/kernels/CMakeLists.txt).
  */
 #ifndef XWG_BARRIER_KERNELS_H
 #define XWG_BARRIER_KERNELS_H

@@ -17,15 +17,14 @@
  * Usage: oclgrind --num-threads N oclgrind_discovery N
  */
 #include "known_bad.h"
+#include "oclgrind_discovery_source.h" /* oclgrind_discovery.cl */
 #include "xwg_barrier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char source[] = "__kernel void k(XWG_STATE)\n"
-                             "{\n"
-                             "    XWG_DISCOVER();\n"
-                             "}\n";
+/* oclgrind_discovery_source: tests/kernels/oclgrind_discovery.cl, embedded
+ * at build time. */
 
 #define CHECK(cond, ...)                                                       \
     do {                                                                       \
@@ -63,7 +62,8 @@ static int discover_on_fresh_context(cl_context cl, cl_device_id device,
     *window_us = info.discovery_window_us;
 
     cl_program prog;
-    err = xwg_program_build(xc, source, options, &prog, NULL);
+    err = xwg_program_build(xc, oclgrind_discovery_source, options, &prog,
+                            NULL);
     CHECK(err == XWG_SUCCESS, "build: %s", xwg_status_name(err));
     cl_kernel k = clCreateKernel(prog, "k", &err);
     CHECK(k != NULL, "clCreateKernel: %s", xwg_status_name(err));

@@ -9,9 +9,16 @@
  * objects in a context's count (queues, buffers, events it releases
  * lazily), so a count may fall between two reads: the tests assert "no
  * greater than before", which a leak of ours cannot pass.
+ *
+ * The kernels that several tests share are .cl files in tests/kernels/.
+ * A kernel that one test alone builds, to see what the API says of it
+ * (a missing macro, a helper, a user's prefix), stays a string beside
+ * the assertions about it: it is that test's input, read with them.
  */
 #define _GNU_SOURCE /* setenv, fileno, nanosleep, strcasestr */
 #include "test_util.h"
+#include "good_source.h" /* api_good.cl */
+#include "state_first_source.h" /* api_state_first.cl */
 
 #include <ctype.h>
 #include <stddef.h>
@@ -21,22 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char good_source[] =
-    "__kernel void k(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = xwg_num_groups();\n"
-    "}\n"
-    "__kernel void with_local(__local uint *scratch, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    scratch[get_local_id(0)] = 0;\n"
-    "}\n"
-    "__kernel void no_state(__global uint *out)\n"
-    "{\n"
-    "    out[get_global_id(0)] = 1;\n"
-    "}\n";
+/* good_source: tests/kernels/api_good.cl, embedded at build time. */
 
 /* ---- bad arguments, and what XWG_TRACE=1 says of them ----------------- */
 
@@ -1306,18 +1298,11 @@ END_TEST
 /* A launch keeps what it learnt of a kernel (its XWG_STATE index, the
  * barriers its program compiled) until the context goes, holding a
  * reference so that the handle cannot come back as another kernel: a
- * second kernel, with XWG_STATE first where the first kernel had it
- * second, must get its own index (with the first one's, its state buffer
- * would be set on its output and the output on nothing), and the
- * context's release must give the kept reference back. */
-static const char state_first_source[] =
-    "__kernel void state_first(XWG_STATE, __global uint *out)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = 7u + xwg_num_groups();\n"
-    "}\n";
-
+ * second kernel (state_first_source, tests/kernels/api_state_first.cl),
+ * with XWG_STATE first where the first kernel had it second, must get
+ * its own index (with the first one's, its state buffer would be set on
+ * its output and the output on nothing), and the context's release must
+ * give the kept reference back. */
 START_TEST(launches_learn_each_kernel_once_and_give_it_back)
 {
     test_env env;

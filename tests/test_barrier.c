@@ -19,6 +19,13 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "barrier_kernels.h"
 #include "test_util.h"
+#include "arrivals_source.h" /* barrier_arrivals.cl */
+#include "chain_source.h" /* barrier_chain.cl */
+#include "discover_only_source.h" /* barrier_discover_only.cl */
+#include "fence_source.h" /* barrier_fence.cl */
+#include "larger_source.h" /* barrier_larger.cl */
+#include "leave_source.h" /* barrier_leave.cl */
+#include "split_leave_source.h" /* barrier_split_leave.cl */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -356,11 +363,8 @@ END_TEST
 
 /* ---- the default barrier -------------------------------------------------- */
 
-static const char discover_only_source[] =
-    "__kernel void discover_only(XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "}\n";
+/* discover_only_source: tests/kernels/barrier_discover_only.cl, embedded at
+ * build time. */
 
 /* The build options of launch_discover_only's kernel (NULL: none). */
 static const char *discover_only_options = NULL;
@@ -486,60 +490,13 @@ START_TEST(tree_wakes_share_one_state_buffer)
 }
 END_TEST
 
-/* arrivals: `count` barriers; before each, work-item 0 of every group
- * counts its arrival (atomically, in arrived[b]), the last group after a
- * delay; after it, work-item 0 must see all n arrivals, or counts a wrong
- * read. A barrier that lets a group through before every group arrived
- * shows here, the delay making the early reads certain. */
-static const char arrivals_source[] =
-    "__kernel void arrivals(__global uint *arrived, __global uint *wrong,\n"
-    "                       uint count, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint n = xwg_num_groups();\n"
-    "    for (uint b = 0; b < count && !xwg_failed(); b++) {\n"
-    "        if (get_local_id(0) == 0) {\n"
-    "            volatile uint spin = 0;\n"
-    "            if (xwg_group_id() == n - 1)\n"
-    "                for (uint i = 0; i < 200000u; i++) spin += i;\n"
-    "            atomic_inc(&arrived[b]);\n"
-    "        }\n"
-    "        xwg_barrier();\n"
-    "        if (get_local_id(0) == 0 && atomic_add(&arrived[b], 0u) != n)\n"
-    "            atomic_inc(wrong);\n"
-    "    }\n"
-    "}\n";
+/* arrivals_source: tests/kernels/barrier_arrivals.cl, embedded at
+ * build time. */
 
-/* leave_count: group 0 alone arrives at the grid counter and returns, as a
- * split barrier's arrive in one group and in no other would (misuse the
- * kernel cannot see: nobody waits, so the launch succeeds), and leaves a
- * count in the counter. The arrival is called without the split
- * barrier's work-group barrier, which PoCL cannot compile in a branch. */
-static const char leave_source[] =
-    "__kernel void leave_count(XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_group_id(0) == 0 && get_local_id(0) == 0)\n"
-    "        (void)xwg__counter_arrive(xwg__self);\n"
-    "}\n";
+/* leave_source: tests/kernels/barrier_leave.cl, embedded at build time. */
 #define LEAVE_COUNT 0xffffffffu
-/* A misuse the kernel cannot see: group 0 arrives at the split barrier
- * and returns, with no wait, while no other group arrives. Its arrival
- * stays counted (the grid counter's count, or its tree cluster's). The
- * kernel makes the arrival as xwg_barrier_arrive() does, without the
- * arrive's work-group barrier: PoCL miscompiles one in a branch. */
-static const char split_leave_source[] =
-    "__kernel void split_leave(XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (xwg_group_id() == 0 && get_local_id(0) == 0) {\n"
-    "        if (xwg__self.barrier_algo == XWG__BARRIER_TREE) {\n"
-    "            xwg__split_mark(xwg__self);\n"
-    "            (void)xwg__tree_arrive(xwg__self, xwg__tree_flat(xwg__self));\n"
-    "        } else\n"
-    "            (void)xwg__counter_arrive(xwg__self);\n"
-    "    }\n"
-    "}\n";
+/* split_leave_source: tests/kernels/barrier_split_leave.cl, embedded at
+ * build time. */
 #define SPLIT_LEAVE 0xfffffffeu
 
 /* Launches that skip discovery, one after another with the same header,
@@ -851,22 +808,7 @@ START_TEST(launches_report_status_on_every_kind_of_queue)
 }
 END_TEST
 
-/* A kernel with XWG_STATE that never runs XWG_DISCOVER(): its launches
- * cannot be told from launches that never ran. And one that arrives at the
- * split barrier twice: XWG_ERROR_BARRIER_MISUSE. */
-static const char chain_source[] =
-    "__kernel void undiscovered(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        out[0] = 7u;\n"
-    "}\n"
-    "__kernel void arrive_twice(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    xwg_token t = xwg_barrier_arrive();\n"
-    "    t = xwg_barrier_arrive();\n"
-    "    xwg_barrier_wait(t);\n"
-    "}\n";
+/* chain_source: tests/kernels/barrier_chain.cl, embedded at build time. */
 
 /* A stress kernel on buffers of its own, for a second queue. */
 typedef struct own_stress {
@@ -992,37 +934,7 @@ START_TEST(chained_launches_each_get_their_own_status)
 }
 END_TEST
 
-/* A launch on fewer groups leaves its collectives' partials where a launch
- * on more groups has flags (xwg_state_layout.h): a larger launch on the
- * same state buffer must not take them for arrivals. With the XF barrier,
- * a one-group launch whose all-reduce publishes 1 leaves group 1's flag
- * at 1. In the two-group launch after it, group 1 arrives late (it spins
- * first) and marks its arrival: a master that took the stale flag for
- * that arrival passes the barrier before the mark. */
-static const char larger_source[] =
-    "__kernel void seed(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint sum = xwg_reduce_add_uint(get_local_id(0) == 0 ? 1u : 0u);\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[0] = sum;\n"
-    "}\n"
-    "__kernel void late(__global volatile uint *mark, uint spin, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint g = xwg_group_id();\n"
-    "    if (g != 0u && get_local_id(0) == 0u) {\n"
-    "        uint sink = 0u;\n"
-    "        for (uint i = 0u; i < spin; i++)\n"
-    "            sink += mark[63]; /* volatile: every read happens */\n"
-    "        mark[g] = 1u + (sink & 0u);\n"
-    "    }\n"
-    "    xwg_barrier();\n"
-    "    if (g == 0u && get_local_id(0) == 0u)\n"
-    "        for (uint h = 1u; h < xwg_num_groups(); h++)\n"
-    "            if (mark[h] != 1u)\n"
-    "                mark[0] += 1u; /* arrivals seen before they were made */\n"
-    "}\n";
+/* larger_source: tests/kernels/barrier_larger.cl, embedded at build time. */
 
 START_TEST(a_larger_launch_does_not_take_partials_for_flags)
 {
@@ -1122,24 +1034,7 @@ END_TEST
 
 /* ---- fence helpers ------------------------------------------------- */
 
-/* Message passing inside one group with each fence: the writer stores
- * the data, fences, raises the flag; the reader sees the flag after a
- * work-group barrier, fences, reads. Checks that the helpers exist on
- * both paths and keep a simple ordering; what each forbids between
- * groups is the litmus suite's job. */
-static const char fence_source[] =
-    "__kernel void fences(__global uint *data, __global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0) {\n"
-    "        data[0] = 10; xwg_fence_work_group();\n"
-    "        data[1] = 20; xwg_fence_device();\n"
-    "        data[2] = 30; xwg_fence_system();\n"
-    "    }\n"
-    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
-    "    if (get_local_id(0) == 1 && xwg_group_id() == 0)\n"
-    "        out[0] = data[0] + data[1] + data[2];\n"
-    "}\n";
+/* fence_source: tests/kernels/barrier_fence.cl, embedded at build time. */
 
 START_TEST(fence_helpers_build_and_order_on_both_paths)
 {

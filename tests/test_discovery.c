@@ -23,20 +23,13 @@
  * join) never finds more than one group, and ctest expects it to fail.
  */
 #include "test_util.h"
+#include "record_source.h" /* discovery_record.cl */
+#include "window_source.h" /* discovery_window.cl */
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char record_source[] =
-    "__kernel void record(__global uint *ids, __global uint *counts,\n"
-    "                     XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0) {\n"
-    "        ids[get_group_id(0)] = xwg_group_id();\n"
-    "        counts[get_group_id(0)] = xwg_num_groups();\n"
-    "    }\n"
-    "}\n";
+/* record_source: tests/kernels/discovery_record.cl, embedded at build time. */
 
 #define LAUNCHED 16 /* groups launched, far more than threads */
 #define UNSET 0xffffffffu
@@ -267,32 +260,7 @@ static void check_recall(xwg_discovery_protocol protocol, const char *name)
                   name, threads, RECALL_RUNS, window);
 }
 
-/* The stable window's own contract, which recall rests on: it closes only
- * after `window` polls in which the arrivals word did not change, however
- * long the changes go on. Group 1's work-item 0 makes `changes` adds to a
- * word of the test's, as arriving groups would; group 0's waits (bounded)
- * for the first, then runs the library's window (xwg__wait_stable, tests
- * only) on that word and writes what it read when the window closed. */
-static const char window_source[] =
-    "__kernel void window(__global uint *out, volatile XWG__GLOBAL_WORD *w,\n"
-    "                     uint window, uint changes, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) != 0)\n"
-    "        return;\n"
-    "    if (xwg_group_id() == 1) {\n"
-    "        for (uint i = 0; i < changes; i++)\n"
-    "            xwg__add_relaxed(&w[0], 1u);\n"
-    "        return;\n"
-    "    }\n"
-    "    ulong polls = 0u;\n"
-    "    uint seen;\n"
-    "    while ((seen = xwg__load_relaxed(&w[0])) == 0u &&\n"
-    "           !xwg__wait_expired(&w[1], &polls, 0xffffffffu))\n"
-    "        ;\n"
-    "    xwg__wait_stable(&w[0], seen, window, XWG__NO_LIMIT);\n"
-    "    out[0] = xwg__load_relaxed(&w[0]);\n"
-    "}\n";
+/* window_source: tests/kernels/discovery_window.cl, embedded at build time. */
 
 /* Tries, each with a window 4 times the last (2^22 polls, milliseconds,
  * to 2^28) and as many changes as polls in it: a window that closed at a

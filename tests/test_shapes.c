@@ -31,6 +31,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "barrier_kernels.h"
 #include "test_util.h"
+#include "ids_source.h" /* shapes_ids.cl */
+#include "ticket_source.h" /* shapes_ticket.cl */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +58,6 @@ static cl_uint threads(void)
 {
     return (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
 }
-
 
 /* The options of every context here: the defaults without the barrier
  * self-test, which with more worker threads than cores takes seconds
@@ -183,57 +184,7 @@ END_TEST
 
 /* ---- participant ids ---------------------------------------------------- */
 
-/* Each participant writes, per hardware group, its xwg group id and
- * count, and per work-item its xwg global id and size, through the
- * macros and through the _of(XWG_SELF) forms of a helper. Hardware group
- * 0 first waits (work-item 0, bounded) until the poll has closed, so it
- * never participates: participants' hardware ids are then never their
- * xwg ids. held[0] says whether the wait ended by the close. The wait
- * reads the protocol's own words (tests only), and only in a launch's
- * run mode: discovery-only launches and the calibration must run as
- * they do for users. */
-static const char ids_source[] =
-    "inline void hold_group_0(volatile XWG__GLOBAL_WORD *state,\n"
-    "                         __global uint *held)\n"
-    "{\n"
-    "    if (get_group_id(0) != 0 || get_local_id(0) != 0 ||\n"
-    "        xwg__load_relaxed(&state[XWG__W_MODE]) != XWG__MODE_RUN)\n"
-    "        return;\n"
-    "    const int ticket = xwg__load_relaxed(&state[XWG__W_PROTOCOL]) == 1u;\n"
-    "    for (uint i = 0; i < 0x7fffffffu; i++) {\n"
-    "        uint closed = ticket\n"
-    "            ? xwg__load_relaxed(&state[XWG__W_POLL_OPEN]) == 0u\n"
-    "            : (xwg__load_relaxed(&state[XWG__W_ARRIVALS]) & XWG__CLOSED);\n"
-    "        if (closed) {\n"
-    "            held[0] = 1u;\n"
-    "            return;\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "inline void record_of(xwg_self self, __global uint *alt)\n"
-    "{\n"
-    "    const uint w = get_group_id(0) * get_local_size(0) + get_local_id(0);\n"
-    "    alt[4 * w + 0] = xwg_group_id_of(self);\n"
-    "    alt[4 * w + 1] = xwg_num_groups_of(self);\n"
-    "    alt[4 * w + 2] = xwg_global_id_of(self);\n"
-    "    alt[4 * w + 3] = xwg_global_size_of(self);\n"
-    "}\n"
-    "__kernel void ids(__global uint *held, __global uint *group_ids,\n"
-    "                  __global uint *counts, __global uint *gids,\n"
-    "                  __global uint *gsizes, __global uint *alt, XWG_STATE)\n"
-    "{\n"
-    "    hold_group_0(xwg__state, held);\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint hw = get_group_id(0), l = get_local_id(0);\n"
-    "    const uint w = hw * get_local_size(0) + l;\n"
-    "    if (l == 0) {\n"
-    "        group_ids[hw] = xwg_group_id();\n"
-    "        counts[hw] = xwg_num_groups();\n"
-    "    }\n"
-    "    gids[w] = xwg_global_id();\n"
-    "    gsizes[w] = xwg_global_size();\n"
-    "    record_of(XWG_SELF, alt);\n"
-    "}\n";
+/* ids_source: tests/kernels/shapes_ids.cl, embedded at build time. */
 
 #define IDS_LAUNCHED 16 /* groups launched: more than worker threads */
 #define IDS_LOCAL 16
@@ -363,27 +314,7 @@ END_TEST
 
 /* ---- the ticket lock over many launches -------------------------------- */
 
-/* Each participant records its id and count per hardware group, stores a
- * value per work-item (salted per launch, so that a stale one from an
- * earlier launch is wrong), and after one barrier checks the value of the
- * next group's work-item. */
-static const char ticket_source[] =
-    "__kernel void ticket(__global uint *ids, __global uint *counts,\n"
-    "                     __global uint *data, __global uint *bad,\n"
-    "                     uint salt, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
-    "    if (get_local_id(0) == 0) {\n"
-    "        ids[get_group_id(0)] = g;\n"
-    "        counts[get_group_id(0)] = n;\n"
-    "    }\n"
-    "    data[xwg_global_id()] = xwg_global_id() * 0x9E3779B9u ^ salt;\n"
-    "    xwg_barrier();\n"
-    "    const uint j = ((g + 1) % n) * get_local_size(0) + get_local_id(0);\n"
-    "    if (data[j] != (j * 0x9E3779B9u ^ salt))\n"
-    "        atomic_inc(bad);\n"
-    "}\n";
+/* ticket_source: tests/kernels/shapes_ticket.cl, embedded at build time. */
 
 #define TICKET_LAUNCHES 200
 #define TICKET_MAX_LAUNCHED 32

@@ -25,6 +25,11 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
 #include "barrier_kernels.h"
 #include "test_util.h"
+#include "bound_source.h" /* watchdog_bound.cl */
+#include "far_wait_source.h" /* watchdog_far_wait.cl */
+#include "hog_source.h" /* watchdog_hog.cl */
+#include "propagation_source.h" /* watchdog_propagation.cl */
+#include "sizes_source.h" /* watchdog_sizes.cl */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +61,6 @@ static void open_env(test_env *env, xwg_barrier_algo algo)
         opts.barrier = XWG_BARRIER_XF;
     test_env_open(env, &opts);
 }
-
 
 /* The barriers the watchdog tests run on: each algorithm, and the tree
  * with clusters of two groups (so that with five groups the last cluster
@@ -133,36 +137,10 @@ END_TEST
 
 /* ---- a timeout ends every other wait ----------------------------------- */
 
-/* The last group does not arrive; its work-item 0 makes one wait of its
- * own, with the library's wait and a bound of 1024 polls, on a word that
- * never changes: that wait runs out and marks the launch failed, as any
- * timed-out barrier wait does. The other groups run BARRIERS barriers
- * under the launch's own bound, which the test makes as long as the host
- * allows (2^42 polls, minutes each): they can only leave in
- * time because every wait reads the failed mark every
- * XWG_TUNE_FLAG_EVERY polls. A watchdog that did not spread a failure
- * would run out each of those bounds in turn, for far longer than the
- * Check timeout. Reads of the failed mark are the library's own
- * (xwg__await_change, tests only). */
+/* propagation_source: tests/kernels/watchdog_propagation.cl, embedded at
+ * build time, which says what it does. PROPAGATION_BARRIERS: its barrier
+ * count, which the kernel defines too. */
 #define PROPAGATION_BARRIERS 100
-#define STR_(x) #x
-#define STR(x) STR_(x)
-static const char propagation_source[] =
-    "__kernel void one_times_out(__global uint *out,\n"
-    "                            volatile XWG__GLOBAL_WORD *never, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (xwg_group_id() == xwg_num_groups() - 1) {\n"
-    "        if (get_local_id(0) == 0)\n"
-    "            out[63] = xwg__await_change(never, 0u, 0xffffffffu,\n"
-    "                                        xwg__state, 1024u);\n"
-    "        return;\n"
-    "    }\n"
-    "    for (int i = 0; i < " STR(PROPAGATION_BARRIERS) "; i++)\n"
-    "        xwg_barrier();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = xwg_failed();\n"
-    "}\n";
 
 START_TEST(a_timeout_ends_every_other_wait)
 {
@@ -209,35 +187,8 @@ END_TEST
 
 /* ---- a wait far into its polls still sees the flag -------------------- */
 
-/* Group 0's work-item 0 counts polls with the library's own watchdog
- * step (xwg__wait_expired, tests only) under a bound of 2^32 - 1 polls,
- * and says when it is 128 polls in; group 1's then makes a wait of 1024
- * polls on a word that never changes, which runs out and marks the launch
- * failed. Group 0 must stop within XWG_TUNE_FLAG_EVERY polls of that
- * mark, long before its own bound: every interval of a wait reads the
- * flag, not only its first (a wait that read it once, at poll 64, would
- * count to 2^32 - 1 here). */
-static const char far_wait_source[] =
-    "__kernel void far_wait(__global uint *out,\n"
-    "                       volatile XWG__GLOBAL_WORD *words, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) != 0)\n"
-    "        return;\n"
-    "    ulong polls = 0u;\n"
-    "    if (xwg_group_id() == 0) {\n"
-    "        while (!xwg__wait_expired(xwg__state, &polls, 0xffffffffu))\n"
-    "            if (polls == 128u)\n"
-    "                xwg__store_relaxed(&words[0], 1u); /* 128 in */\n"
-    "        out[0] = (uint)polls;\n"
-    "    } else {\n"
-    "        while (xwg__load_relaxed(&words[0]) == 0u &&\n"
-    "               !xwg__wait_expired(&words[2], &polls, 0xffffffffu))\n"
-    "            ;\n"
-    "        out[1] = xwg__await_change(&words[1], 0u, 0xffffffffu,\n"
-    "                                   xwg__state, 1024u);\n"
-    "    }\n"
-    "}\n";
+/* far_wait_source: tests/kernels/watchdog_far_wait.cl, embedded at
+ * build time. */
 
 START_TEST(a_wait_far_into_its_polls_sees_the_flag)
 {
@@ -274,18 +225,7 @@ END_TEST
 
 /* ---- watchdog_ms ------------------------------------------------------- */
 
-/* Every group writes the bound its barrier waits use (xwg_self.watchdog,
- * tests only), in polls: 64 bits, as two words, low first. No barrier: a
- * bound of 1 ms may well run out. */
-static const char bound_source[] =
-    "__kernel void bound(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0) {\n"
-    "        out[2 * xwg_group_id()] = (uint)xwg__self.watchdog;\n"
-    "        out[2 * xwg_group_id() + 1] = (uint)(xwg__self.watchdog >> 32);\n"
-    "    }\n"
-    "}\n";
+/* bound_source: tests/kernels/watchdog_bound.cl, embedded at build time. */
 
 /* The bound that the kernel's waits get for `ms`: the same in every
  * group, which a launch of two groups checks. */
@@ -384,17 +324,7 @@ END_TEST
 
 /* ---- sizing ------------------------------------------------------------ */
 
-/* Each participant writes how many groups the hardware launched and its
- * participants; group 0 also the first. */
-static const char sizes_source[] =
-    "__kernel void sizes(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0 && xwg_group_id() == 0) {\n"
-    "        out[0] = get_num_groups(0);\n"
-    "        out[1] = xwg_num_groups();\n"
-    "    }\n"
-    "}\n";
+/* sizes_source: tests/kernels/watchdog_sizes.cl, embedded at build time. */
 
 /* groups = 0 launches what discovery found (occ.groups), not the size of
  * discovery's own launch or any other count, with discovery in the
@@ -437,22 +367,7 @@ START_TEST(groups_zero_launches_the_discovered_count)
 }
 END_TEST
 
-/* A plain kernel that holds worker threads: each group's work-item
- * counts itself into started, spins until its stop word is set (or a
- * bound that no test reaches, so a failed test cannot leave it spinning
- * for ever), and counts itself out. Fine-grained SVM with atomics, so
- * that the host sees the counts and sets the stop words while it runs. */
-static const char hog_source[] =
-    "__kernel void hog(volatile __global atomic_uint *started,\n"
-    "                  volatile __global atomic_uint *stop,\n"
-    "                  volatile __global atomic_uint *left)\n"
-    "{\n"
-    "    atomic_fetch_add(started, 1u);\n"
-    "    for (ulong i = 0; i < (1ul << 40) &&\n"
-    "         atomic_load(&stop[get_group_id(0)]) == 0u; i++) {\n"
-    "    }\n"
-    "    atomic_fetch_add(left, 1u);\n"
-    "}\n";
+/* hog_source: tests/kernels/watchdog_hog.cl, embedded at build time. */
 
 /* Waits (bounded) until *word reaches want; returns what it last read. */
 static cl_uint wait_for(volatile cl_uint *word, cl_uint want)

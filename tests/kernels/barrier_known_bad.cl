@@ -1,7 +1,7 @@
 /*
  * barrier_known_bad.cl - a kernel with faults that Oclgrind must report,
- * embedded at build time as known_bad_source (tests/barrier_kernels.h
- * says who runs it).
+ * embedded at build time as known_bad_source (tests/barrier_kernels.h says
+ * who runs it).
  *
  * known_bad: a real race inside one group (every work-item writes one
  * word) and a read of uninitialised local memory. Under Oclgrind both must

@@ -1,7 +1,7 @@
 /*
  * barrier_misuse.cl - the barrier misuses that the watchdog must end,
- * embedded at build time as misuse_source (tests/barrier_kernels.h says
- * who runs them).
+ * embedded at build time as misuse_source (tests/barrier_kernels.h says who
+ * runs them).
  *
  * The misuses the watchdog must turn into XWG_ERROR_BARRIER_TIMEOUT. Each
  * runs 50 barriers, so a watchdog that did not make later barriers return

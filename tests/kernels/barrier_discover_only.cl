@@ -1,0 +1,9 @@
+/*
+ * barrier_discover_only.cl - a kernel of test_barrier.c, embedded at build
+ * time as discover_only_source (tests/kernels/CMakeLists.txt).
+ */
+
+__kernel void discover_only(XWG_STATE)
+{
+    XWG_DISCOVER();
+}
