@@ -16,69 +16,17 @@
  * of xwg's code runs (docs/guide.md, "At run time").
  */
 #include "driver.h"
+#include "divergent_source.h" /* divergence_divergent.cl */
+#include "partial_source.h" /* divergence_partial.cl */
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char divergent_source[] =
-    "__kernel void barrier_by_one(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        xwg_barrier();\n"
-    "    out[xwg_global_id()] = 1u;\n"
-    "}\n"
-    "__kernel void barrier_by_half(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) < get_local_size(0) / 2)\n"
-    "        xwg_barrier();\n"
-    "    out[xwg_global_id()] = 1u;\n"
-    "}\n"
-    "__kernel void sum_by_one(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = xwg_reduce_add_uint(1u);\n"
-    "}\n"
-    "__kernel void sum_by_half(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    uint sum = 0u;\n"
-    "    if (get_local_id(0) < get_local_size(0) / 2)\n"
-    "        sum = xwg_reduce_add_uint(1u);\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        out[xwg_group_id()] = sum;\n"
-    "}\n"
-    "__kernel void by_all(__global uint *out, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    xwg_barrier();\n"
-    "    const xwg_token t = xwg_barrier_arrive();\n"
-    "    xwg_barrier_wait(t);\n"
-    "    const uint sum = xwg_reduce_add_uint(1u);\n"
-    "    if (xwg_global_id() == 0)\n"
-    "        out[0] = sum;\n"
-    "}\n";
+/* divergent_source: tests/drivers/divergence_divergent.cl, embedded at
+ * build time. */
 
-/* Plain OpenCL: work-item 0 alone counts itself into a local word and
- * waits at a work-group barrier, then stores the count. The device lets
- * a partial barrier pass when exactly one work-item entered the branch
- * and it came back from the barrier with the count 1. */
-static const char partial_source[] =
-    "__kernel void partial(__global uint *out)\n"
-    "{\n"
-    "    __local uint count;\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        count = 0u;\n"
-    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    if (get_local_id(0) == 0) {\n"
-    "        atomic_inc(&out[0]);\n"
-    "        atomic_inc(&count);\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "        out[1] = count + 1u;\n"
-    "    }\n"
-    "}\n";
+/* partial_source: tests/drivers/divergence_partial.cl, embedded at
+ * build time. */
 
 /* Nonzero when the device lets work-item 0 pass a work-group barrier that
  * the group's other work-items skip; *why says what it saw. */

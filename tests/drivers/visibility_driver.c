@@ -22,73 +22,13 @@
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "xwg_barrier.h"
+#include "visibility_source.h" /* visibility.cl */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* STORE_KIND, LOAD_KIND: 0 plain, 1 volatile, 2 atomic (relaxed, device
- * scope on cl20; atomic_xchg / atomic_or(p, 0) on cl12). FENCE_KIND: 0
- * none, 1 a device-scope acq_rel fence (mem_fence on cl12) before and
- * after each barrier, 2 a work-group barrier with device memory scope
- * there (cl20 only). */
-static const char source[] =
-    "#if STORE_KIND == 2 && defined(XWG_PATH_CL20)\n"
-    "#define STORE(p, v) atomic_store_explicit((volatile __global atomic_uint *)(p), (v), memory_order_relaxed, memory_scope_device)\n"
-    "#elif STORE_KIND == 2\n"
-    "#define STORE(p, v) atomic_xchg((p), (v))\n"
-    "#elif STORE_KIND == 1\n"
-    "#define STORE(p, v) (*(volatile __global uint *)(p) = (v))\n"
-    "#else\n"
-    "#define STORE(p, v) (*(p) = (v))\n"
-    "#endif\n"
-    "#if LOAD_KIND == 2 && defined(XWG_PATH_CL20)\n"
-    "#define LOAD(p) atomic_load_explicit((volatile __global atomic_uint *)(p), memory_order_relaxed, memory_scope_device)\n"
-    "#elif LOAD_KIND == 2\n"
-    "#define LOAD(p) atomic_or((p), 0u)\n"
-    "#elif LOAD_KIND == 1\n"
-    "#define LOAD(p) (*(volatile __global uint *)(p))\n"
-    "#else\n"
-    "#define LOAD(p) (*(p))\n"
-    "#endif\n"
-    "#if FENCE_KIND == 2 && defined(XWG_PATH_CL20)\n"
-    "#define FENCE() work_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device)\n"
-    "#elif FENCE_KIND == 1 && defined(XWG_PATH_CL20)\n"
-    "#define FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device)\n"
-    "#elif FENCE_KIND >= 1\n"
-    "#define FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n"
-    "#else\n"
-    "#define FENCE()\n"
-    "#endif\n"
-    "__kernel void exchange(__global uint *data, __global uint *counts,\n"
-    "                       __global uint *ids, uint episodes, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
-    "    const uint l = get_local_id(0), size = get_local_size(0);\n"
-    "    if (l == 0)\n"
-    "        atomic_inc(&ids[g < n ? g : n]);\n"
-    "    uint stale = 0, zero = 0, other = 0;\n"
-    "    for (uint e = 1; e <= episodes && !xwg_failed(); e++) {\n"
-    "        STORE(&data[g * size + l], e * n + g);\n"
-    "        FENCE();\n"
-    "        xwg_barrier();\n"
-    "        FENCE();\n"
-    "        uint o = (g + 1 + e % (n > 1 ? n - 1 : 1)) % n;\n"
-    "        uint v = LOAD(&data[o * size + l]);\n"
-    "        if (v != e * n + o) {\n"
-    "            if (v == 0) zero++;\n"
-    "            else if (v % n == o && v / n < e) stale++;\n"
-    "            else other++;\n"
-    "        }\n"
-    "        FENCE();\n"
-    "        xwg_barrier();\n"
-    "        FENCE();\n"
-    "    }\n"
-    "    if (stale) atomic_add(&counts[0], min(stale, 1000u));\n"
-    "    if (zero) atomic_add(&counts[1], min(zero, 1000u));\n"
-    "    if (other) atomic_add(&counts[2], min(other, 1000u));\n"
-    "}\n";
+/* visibility_source: tests/drivers/visibility.cl, embedded at build time. */
 
 typedef struct run_config {
     cl_context cl;
@@ -110,7 +50,8 @@ static void run_variant(const run_config *c, const char *path, int s, int l,
              "-DFENCE_KIND=%d", s, l, f);
     cl_program prog = NULL;
     char *log = NULL;
-    int err = xwg_program_build(c->xc, source, options, &prog, &log);
+    int err =
+        xwg_program_build(c->xc, visibility_source, options, &prog, &log);
     if (err != XWG_SUCCESS) {
         printf("%s store=%s load=%s fence=%s: build %s\n%s\n", path,
                store_names[s], store_names[l], fence_names[f],
