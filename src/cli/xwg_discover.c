@@ -7,6 +7,7 @@
  * atomics path and the discovery time.
  */
 #include "cli_args.h"
+#include "probe_source.h" /* xwg_discover_probe.cl */
 #include "vendor_count.h"
 #include "xwg_barrier.h"
 
@@ -14,20 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Two probe kernels: without and with a dynamic __local argument (OpenCL
- * cannot set a __local argument to 0 bytes). Their bodies never run in
- * discovery; they exist so the local memory is really allocated. */
-static const char probe_source[] =
-    "__kernel void xwg_probe(XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "}\n"
-    "__kernel void xwg_probe_local(__local uint *scratch, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    if (get_local_id(0) == 0)\n"
-    "        scratch[0] = xwg_group_id();\n"
-    "}\n";
+/* probe_source: xwg_discover_probe.cl, embedded at build time. */
 
 typedef struct row {
     size_t local_size;
