@@ -23,6 +23,7 @@
  * simulator (Oclgrind) is never timed: its time says nothing of hardware.
  */
 #include "internal.h"
+#include "xwg__calibrate_source.h" /* calibrate.cl */
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,13 +47,7 @@
  * long count at a millisecond a barrier would take a second. */
 #define XWG__CALIBRATE_SLOW_US 100.0
 
-static const char calibrate_source[] =
-    "__kernel void xwg__calibrate(uint count, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    for (uint i = 0u; i < count && !xwg_failed(); i++)\n"
-    "        xwg_barrier();\n"
-    "}\n";
+/* xwg__calibrate_source: calibrate.cl, embedded at build time. */
 
 /* The device time of one launch of `count` barriers (its kernel's
  * profiling times), in microseconds, or a negative value where it failed.
@@ -133,7 +128,7 @@ static int measure(xwg_context *ctx, double us[SETS][SIZES])
         snprintf(options, sizeof options, "-DXWG_BARRIERS=%uu",
                  candidate_sets[s]);
         cl_program prog = NULL;
-        err = xwg__program_build(ctx, calibrate_source, options, 0, &prog,
+        err = xwg__program_build(ctx, xwg__calibrate_source, options, 0, &prog,
                                  NULL);
         cl_kernel k = err == XWG_SUCCESS
                           ? clCreateKernel(prog, "xwg__calibrate", &err)

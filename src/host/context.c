@@ -3,6 +3,7 @@
  * overrides, the device probe, and the context's own queues and state.
  */
 #include "internal.h"
+#include "xwg__probe_source.h" /* probe.cl */
 
 #include <stddef.h>
 #include <stdio.h>
@@ -219,13 +220,8 @@ static int self_test_keeps(xwg_context *ctx, xwg_atomics_path path,
  * path the device cannot compile is refused here, not at every build. */
 static int forced_path_builds(xwg_context *ctx)
 {
-    static const char probe[] = "__kernel void xwg_probe(XWG_STATE)\n"
-                                "{\n"
-                                "    XWG_DISCOVER();\n"
-                                "    xwg_barrier();\n"
-                                "}\n";
     cl_program prog = NULL;
-    int err = xwg_program_build(ctx, probe, NULL, &prog, NULL);
+    int err = xwg_program_build(ctx, xwg__probe_source, NULL, &prog, NULL);
     if (prog != NULL)
         clReleaseProgram(prog);
     return err == XWG_ERROR_BUILD_FAILED || err == CL_INVALID_BUILD_OPTIONS

@@ -43,6 +43,7 @@
  * atomics path for the life of the process.
  */
 #include "internal.h"
+#include "xwg__self_test_source.h" /* self_test.cl */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,41 +68,7 @@
  * should not hold up a context for long. */
 #define XWG__SELF_TEST_PAIR_WATCHDOG_MS 200u
 
-/* wrong[0]: values of an earlier episode (slot o only ever holds e * n + o
- * for the episodes e so far, so a smaller value is an older one; no
- * division, whose `freeze` Oclgrind's checker cannot run); wrong[1]: the
- * buffer's 0; wrong[2]: anything else (a later episode's value). Each work-item counts at most `episodes` of
- * each, so the sums cannot wrap below 2^26 work-items. */
-static const char self_test_source[] =
-    "__kernel void xwg_self_test(__global uint *data, __global uint *wrong,\n"
-    "                            uint episodes, XWG_STATE)\n"
-    "{\n"
-    "    XWG_DISCOVER();\n"
-    "    const uint g = xwg_group_id(), n = xwg_num_groups();\n"
-    "    const uint l = get_local_id(0), size = get_local_size(0);\n"
-    "    uint stale = 0, unwritten = 0, other = 0;\n"
-    "    for (uint e = 1; e <= episodes && !xwg_failed(); e++) {\n"
-    "        data[g * size + l] = e * n + g; /* plain stores */\n"
-    "        xwg_barrier();\n"
-    "        uint o = (g + 1 + e % (n > 1 ? n - 1 : 1)) % n;\n"
-    "        uint v = data[o * size + l]; /* a plain load */\n"
-    "        if (v != e * n + o) {\n"
-    "            if (v == 0)\n"
-    "                unwritten++;\n"
-    "            else if (v < e * n + o)\n"
-    "                stale++;\n"
-    "            else\n"
-    "                other++;\n"
-    "        }\n"
-    "        xwg_barrier();\n"
-    "    }\n"
-    "    if (stale)\n"
-    "        atomic_add(&wrong[0], stale);\n"
-    "    if (unwritten)\n"
-    "        atomic_add(&wrong[1], unwritten);\n"
-    "    if (other)\n"
-    "        atomic_add(&wrong[2], other);\n"
-    "}\n";
+/* xwg__self_test_source: self_test.cl, embedded at build time. */
 
 typedef struct cached_result {
     char key[400];
@@ -433,8 +400,8 @@ static int run_self_test(xwg_context *ctx)
     int err;
     t.queue = xwg__create_queue(ctx->cl, ctx->device, 0, &err);
     if (t.queue != NULL)
-        err = xwg__program_build(ctx, self_test_source, injected_options, 0,
-                                 &t.prog, NULL);
+        err = xwg__program_build(ctx, xwg__self_test_source,
+                                 injected_options, 0, &t.prog, NULL);
     if (err == XWG_SUCCESS)
         t.kernel = clCreateKernel(t.prog, "xwg_self_test", &err);
     if (err == XWG_SUCCESS)
