@@ -45,6 +45,8 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "intel_barrier_source.h" /* device_barrier.cl */
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,61 +68,7 @@ typedef cl_int(CL_API_CALL *max_groups_fn)(cl_command_queue, cl_kernel,
 /* A launch gets WAIT_S to finish; set-up (the build) gets SETUP_S. */
 enum { WAIT_S = 10, SETUP_S = 60, ROUNDS = 4, MAX_SIZES = 8 };
 
-/* The runtime's compiler knows the builtins but its headers declare
- * neither (a use is an "undeclared identifier"), so the source declares
- * them as the spec spells them; memory_scope needs -cl-std=CL2.0. Where
- * the spec leaves the barrier undefined (not valid), the kernels run none
- * and the check's sums of zero show it. The check runs rounds because the
- * timing loop reuses the barrier: a round's second barrier keeps the next
- * round's writes behind its reads. `barriers` 0 is the known-bad check. */
-static const char source[] =
-    "void __attribute__((overloadable))\n"
-    "    intel_device_barrier(cl_mem_fence_flags, memory_scope);\n"
-    "bool __attribute__((overloadable)) intel_is_device_barrier_valid(void);\n"
-    "#define BARRIER() \\\n"
-    "    intel_device_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_device)\n"
-    "kernel void syncs(uint count)\n"
-    "{\n"
-    "    for (uint i = 0; i < count && intel_is_device_barrier_valid(); i++)\n"
-    "        BARRIER();\n"
-    "}\n"
-    "kernel void work_group_barriers(uint count, volatile global uint *word)\n"
-    "{\n"
-    "    uint seen = 0;\n"
-    "    for (uint i = 0; i < count; i++) {\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "        if (get_local_id(0) == 0)\n"
-    "            seen += *word;\n"
-    "        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n"
-    "    if (get_local_id(0) == 0 && seen == 1u)\n"
-    "        *word = seen;\n"
-    "}\n"
-    "kernel void check(uint rounds, uint barriers, global uint *slots,\n"
-    "                  global uint *sums)\n"
-    "{\n"
-    "    const uint g = get_group_id(0), n = get_num_groups(0);\n"
-    "    const bool leader = get_local_id(0) == 0;\n"
-    "    uint sum = 0;\n"
-    "    const bool valid = intel_is_device_barrier_valid();\n"
-    "    for (uint r = 0; r < rounds && valid; r++) {\n"
-    "        if (leader)\n"
-    "            slots[g] = r * n + g + 1;\n"
-    "        if (barriers)\n"
-    "            BARRIER();\n"
-    "        for (uint i = 0; leader && i < n; i++)\n"
-    "            sum += slots[i];\n"
-    "        if (barriers)\n"
-    "            BARRIER();\n"
-    "    }\n"
-    "    if (leader)\n"
-    "        sums[g] = sum;\n"
-    "}\n"
-    "kernel void empty(global uint *sink)\n"
-    "{\n"
-    "    if (get_global_id(0) == 0)\n"
-    "        sink[0] += 1;\n"
-    "}\n";
+/* intel_barrier_source: device_barrier.cl, embedded at build time. */
 
 /* One child's job: `groups` groups of `local`, or where that is 0,
  * (vendor's count >> shift) + extra.
@@ -203,7 +151,7 @@ static void setup(struct report *r)
     check(err, "clCreateCommandQueueWithProperties");
     plain = clCreateCommandQueueWithProperties(ctx, d, NULL, &err);
     check(err, "clCreateCommandQueueWithProperties");
-    const char *text = source;
+    const char *text = intel_barrier_source;
     prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
     check(err, "clCreateProgramWithSource");
     err = clBuildProgram(prog, 1, &d, "-cl-std=CL2.0", NULL, NULL);
