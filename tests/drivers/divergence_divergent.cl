@@ -1,6 +1,11 @@
 /*
  * divergence_divergent.cl - a kernel of divergence_checks.c, embedded at
  * build time as divergent_source (tests/drivers/CMakeLists.txt).
+ *
+ * Barriers and an all-reduce made by one work-item or half of a group
+ * only, each of which must end in XWG_ERROR_BARRIER_MISUSE where the
+ * device lets them pass; by_all makes the same calls in every work-item
+ * and must succeed with the right sum.
  */
 
 __kernel void barrier_by_one(__global uint *out, XWG_STATE)

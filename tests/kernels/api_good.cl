@@ -1,6 +1,10 @@
 /*
  * api_good.cl - a kernel of test_api.c, embedded at build time as
  * good_source (tests/kernels/CMakeLists.txt).
+ *
+ * Three kernels that build: k (XWG_STATE second, records the group
+ * count), with_local (a __local argument before XWG_STATE) and no_state
+ * (no xwg at all), which the API tests launch, query and misuse.
  */
 
 __kernel void k(__global uint *out, XWG_STATE)

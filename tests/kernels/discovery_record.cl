@@ -1,6 +1,9 @@
 /*
  * discovery_record.cl - a kernel of test_discovery.c, embedded at build
  * time as record_source (tests/kernels/CMakeLists.txt).
+ *
+ * Each group's work-item 0 records its xwg group id and the group count
+ * that discovery gave it, by hardware group id.
  */
 
 __kernel void record(__global uint *ids, __global uint *counts,
