@@ -1,6 +1,9 @@
 /*
  * floor.cl - the floor's kernels (floor.c), embedded at build time into
  * xwg-bench's one program, bench_source, after xwg_bench.cl.
+ *
+ * pingpong_rounds hands a flag between two groups; pingpong runs it in an
+ * xwg kernel, pingpong_bare in a plain one.
  */
 
 /* Two groups hand a flag back and forth through memory: a release

@@ -1,6 +1,10 @@
 /*
  * placed.cl - the kernels of placed.c, embedded at build time into
  * xwg-bench's one program, bench_source, after floor.cl.
+ *
+ * barriers_placed runs the library's barrier with its words in a buffer
+ * of the bench's; the proto_* kernels are the tree's flat-wake
+ * prototypes.
  */
 
 /* The library's barrier, with its words `base` words into `words`
