@@ -32,7 +32,9 @@ cl_uint xwg__watchdog_word(const xwg_context *ctx, cl_uint ms)
 {
     double polls = (ms ? ms : XWG__WATCHDOG_MS_DEFAULT) * 1e6 /
                    ctx->info.poll_ns;
-    /* Rounded up: a wait runs at least the time asked for. */
+    /* Rounded up: a wait takes at least the polls asked for. Their time
+     * is the calibrated loop's, which a wait's own loop matches only
+     * roughly (docs/host-api.md, watchdog_ms). */
     double units = polls / XWG__WATCHDOG_UNIT;
     if (units > 0xffffffffu)
         return 0xffffffffu;
