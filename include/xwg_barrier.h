@@ -232,7 +232,8 @@ XWG_EXPORT int xwg_context_query(const xwg_context *ctx,
  * user's line numbers), adding the path's build options to options (may be
  * NULL). On success the caller releases *out; on failure *out is NULL and
  * *log (if log) the whole build log, to free(), or NULL. Errors:
- * XWG_ERROR_BUILD_FAILED, XWG_ERROR_INVALID_ARGUMENT (NULL, bad option). */
+ * XWG_ERROR_BUILD_FAILED, XWG_ERROR_INVALID_ARGUMENT (NULL, bad option).
+ * XWG_PROGRAM_CACHE=DIR keeps built programs on disk (docs/host-api.md). */
 XWG_EXPORT int xwg_program_build(xwg_context *ctx, const char *source,
                                  const char *options, cl_program *out,
                                  char **log);

@@ -57,6 +57,10 @@ xwg_intel_test(api_intel 900 host test_api)
 set_tests_properties(api_intel PROPERTIES
   ENVIRONMENT "${INTEL_ENV};XWG_TEST_EXPECT_PATH=20")
 
+# The program cache where binaries carry no argument info: the loaded
+# program's state parameters come from what the cache recorded.
+xwg_intel_test(program_cache_intel 300 host test_program_cache)
+
 # Discovery's safety, its recall, and the known-bad discovery caught.
 xwg_intel_test(discovery_safety_intel 600 host test_discovery)
 xwg_intel_test(discovery_safety_intel_catches_admit_all 600 known-bad

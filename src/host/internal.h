@@ -224,6 +224,17 @@ int xwg__probe_device(cl_device_id device, xwg_atomics_path forced,
 int xwg__program_build(xwg_context *ctx, const char *source,
                        const char *options, int specialize, cl_program *out,
                        char **log);
+/* program_cache.c, under XWG_PROGRAM_CACHE=DIR (else load and store do
+ * nothing): the program stored for (ctx's device, options, source),
+ * built, or NULL on any miss; the store of a program built from them;
+ * neither can fail a build. xwg__cache_state_arg: 1 with the parameter
+ * of a kernel whose program came from the cache without argument info,
+ * else 0. */
+cl_program xwg__cache_load(xwg_context *ctx, const char *source,
+                           const char *options);
+void xwg__cache_store(const xwg_context *ctx, const char *source,
+                      const char *options, cl_program program);
+int xwg__cache_state_arg(cl_kernel kernel, cl_uint *index, unsigned *set);
 /* Every barrier algorithm, as a set (bit a for xwg_barrier_algo a). */
 #define XWG__ALL_BARRIERS                                                     \
     (1u << XWG_BARRIER_XF | 1u << XWG_BARRIER_COUNTER | 1u << XWG_BARRIER_TREE)
@@ -240,8 +251,9 @@ unsigned xwg__default_barrier_set(xwg_context *ctx);
 /* kernel_args.c: the index of the kernel's XWG_STATE parameter and the
  * barrier algorithms its program compiled, both read from the kernel's
  * argument info (the parameter's name carries the set), never from its
- * program, which the application may have released. barriers may be
- * NULL. */
+ * program, which the application may have released; for a program
+ * loaded from the program cache without that info, from what the cache
+ * recorded. barriers may be NULL. */
 int xwg__find_state_arg(cl_kernel kernel, cl_uint *index, unsigned *barriers);
 /* Checks local_size against the device and the kernel for public call fn;
  * returns the kernel's local memory use through local_mem (unless NULL). */

@@ -42,6 +42,12 @@ int xwg__find_state_arg(cl_kernel kernel, cl_uint *index, unsigned *barriers)
         if (err == CL_INVALID_VALUE)
             continue; /* a longer name than ours: not ours */
         if (err == CL_KERNEL_ARG_INFO_NOT_AVAILABLE) {
+            unsigned set;
+            if (xwg__cache_state_arg(kernel, index, &set)) {
+                if (barriers != NULL)
+                    *barriers = set;
+                return XWG_SUCCESS;
+            }
             /* Built without xwg_program_build, or loaded from a binary:
              * Intel's runtime keeps no argument info in its binaries,
              * even of a program built with -cl-kernel-arg-info. */

@@ -243,16 +243,27 @@ int xwg__program_build(xwg_context *ctx, const char *source,
         return XWG_ERROR_OUT_OF_HOST_MEMORY;
     }
 
+    /* XWG_PROGRAM_CACHE (program_cache.c): a build that this process or
+     * an earlier one stored, else the compile, then stored. */
+    cl_program program = xwg__cache_load(ctx, full_source, full_options);
+    if (program != NULL) {
+        free(full_source);
+        free(full_options);
+        *out = program;
+        return XWG_SUCCESS;
+    }
     const char *sources[] = {full_source};
-    cl_program program =
-        clCreateProgramWithSource(ctx->cl, 1, sources, NULL, &err);
-    free(full_source);
+    program = clCreateProgramWithSource(ctx->cl, 1, sources, NULL, &err);
     if (program == NULL) {
+        free(full_source);
         free(full_options);
         return err;
     }
     err = clBuildProgram(program, 1, &ctx->device, full_options, NULL, NULL);
     XWG__TRACE("clBuildProgram(%s): %s", full_options, xwg_status_name(err));
+    if (err == CL_SUCCESS)
+        xwg__cache_store(ctx, full_source, full_options, program);
+    free(full_source);
     free(full_options);
     if (err != CL_SUCCESS) {
         char *text = fetch_build_log(program, ctx->device);
