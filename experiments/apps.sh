@@ -25,10 +25,8 @@
 # Record each file as a run of its own with results/record.py
 # (results/README.md, "Adding a run"), then python3 results/render.py.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
-if [ "${XWG_RUN_PLATFORM:-local}" = nvidia ]; then
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+if [ "$platform" = nvidia ]; then
   source "$root/scripts/nvidia_setup.sh" || exit 1
   csv="$out/study-h200.csv"
   [ -s "$csv" ] ||
@@ -47,15 +45,11 @@ if [ "${XWG_RUN_PLATFORM:-local}" = nvidia ]; then
 fi
 build=${1:-$root/build}
 csv=$out/study.csv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 echo "implementation,device,app,graph,variant,time_ms,groups,iterations,verified" > "$csv"
-mkdir -p "$tmp/pocl" "$tmp/rusticl"
-cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/" 2>/dev/null
-cp /etc/OpenCL/vendors/rusticl.icd "$tmp/rusticl/" 2>/dev/null
+pocl=$(icd_dir pocl)
 for g in grid:128x128 grid:256x256 rmat:12 rmat:14 rmat:16; do
   echo "== PoCL $g" >&2
-  OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 \
+  OCL_ICD_VENDORS=$pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 \
     "$build/xwg-apps" --graph "$g" --repeat 3 --csv "$csv" --label pocl-2threads >&2
 done
 echo "== Oclgrind (small graphs; its race and uninitialised-value checkers)" >&2
@@ -72,7 +66,7 @@ if command -v oclgrind >/dev/null; then
   done
 fi
 echo "== rusticl (expected: refused)" >&2
-if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 \
+if ! RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$(icd_dir rusticl) timeout 300 \
     "$build/xwg-apps" --graph grid:32x32 --label rusticl >&2; then
   echo "rusticl-llvmpipe,\"llvmpipe\",all,grid32x32,refused,,,,0" >> "$csv"
 fi

@@ -30,18 +30,13 @@
 # Labels are the series of results/barrier-h200.csv: xwg and cuda, and
 # xwg on PoCL (a run of its own); results/README.md, "Adding a run".
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 
-if [ "${XWG_RUN_PLATFORM:-local}" = local ]; then
+if [ "$platform" = local ]; then
   build=${1:-$root/build}
   csv=$out/barrier-pocl.csv
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  mkdir -p "$tmp/pocl" && cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
   rm -f "$csv"
-  OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 600 \
+  OCL_ICD_VENDORS=$(icd_dir pocl) POCL_MAX_PTHREAD_COUNT=2 timeout 600 \
     "$build/xwg-bench" --local-sizes 64 --e1 2000 --e2 42000 --cpu-baselines \
     --csv "$csv" --label xwg
   exit

@@ -20,17 +20,16 @@
 # the tridiagonal system of 2^16 rows and the 256 x 256 Laplacian, with
 # ITERS (default there 100) iterations for the time per iteration.
 set -uo pipefail
-out=${OUT:-build/out}
-mkdir -p "$out"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
-platform=${PLATFORM:-NVIDIA}
-if [ "$platform" != NVIDIA ]; then
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
+platform_name=${PLATFORM:-NVIDIA}
+if [ "$platform_name" != NVIDIA ]; then
   csv="$out/cg-pocl.csv"
   echo "label,device,matrix,variant,n,nnz,groups,local,iterations,solve_ms,timing_iters,ms_per_iter,residual,host_difference,verified" > "$csv"
   status=0
   for run in "tridiag:65536 1e-5 64" "laplace:256x256 1e-4 64"; do
     set -- $run
-    timeout 250 /tmp/xwg-build/xwg-cg --platform-name "$platform" \
+    timeout 250 /tmp/xwg-build/xwg-cg --platform-name "$platform_name" \
         --matrix "$1" --tol "$2" --local-size "$3" \
         --timing-iters "${ITERS:-100}" --repeat 3 --csv "$csv" \
         --label xwg >&2 || status=1

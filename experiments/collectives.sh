@@ -20,9 +20,8 @@
 # right after the default build, e.g. VARIANT="-DXWG_TUNE_WARP_COMBINE=0
 # three-barrier". ONLY=divergence runs the divergence check alone.
 set -uo pipefail
-out=${OUT:-build/out}
-mkdir -p "$out"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 stress="$out/collectives-stress-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$stress"

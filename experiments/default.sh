@@ -17,10 +17,7 @@
 #           builds into /tmp/xwg-build) and CUDA's grid.sync()
 #           (bench/cuda/gridsync.cu).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-platform=${XWG_RUN_PLATFORM:-local} # scripts/run sets it
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 csv=$out/barrier-default.csv
 rm -f "$csv"
 
@@ -52,14 +49,12 @@ if [ "$platform" = nvidia ]; then
 fi
 
 build=${1:-$root/build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/pocl" && cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
-intel=$root/build/intel-opencl/icd
+pocl=$(icd_dir pocl)
+intel=$(icd_dir intel)
 export POCL_MAX_PTHREAD_COUNT=2
 for r in 1 2; do
-  OCL_ICD_VENDORS=$tmp/pocl bench Portable --algos xf,counter,tree,default
-  OCL_ICD_VENDORS=$tmp/pocl only Portable
+  OCL_ICD_VENDORS=$pocl bench Portable --algos xf,counter,tree,default
+  OCL_ICD_VENDORS=$pocl only Portable
   OCL_ICD_VENDORS=$intel bench Intel --algos xf,counter,tree,default
   OCL_ICD_VENDORS=$intel only Intel
   # Intel's own barrier on xwg's groups (what discovery finds now), and

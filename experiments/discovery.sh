@@ -21,13 +21,10 @@
 # An implementation that is not installed, or whose run fails, is skipped
 # with a message. Progress goes to stderr. Every run is bounded by timeout.
 set -u
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-
-if [ "${XWG_RUN_PLATFORM:-local}" = nvidia ]; then
+if [ "$platform" = nvidia ]; then
   set -eo pipefail
-  out=${OUT:-$root/build/out}
-  mkdir -p "$out"
   source "$root/scripts/nvidia_setup.sh"
   cli=/tmp/xwg-build/xwg-discover
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader |
@@ -69,8 +66,7 @@ discover=$build/xwg-discover
     exit 1
 }
 to_csv=$root/scripts/to_csv.py
-vendors=/etc/OpenCL/vendors
-out=${OUT:-$root/build/out}/discovery-local.csv
+csv=$out/discovery-local.csv
 
 # Per-run limits (seconds).
 T_NATIVE=${T_NATIVE:-600}
@@ -79,21 +75,11 @@ T_OCLGRIND=${T_OCLGRIND:-900}
 NATIVE_ARGS=(--local-size 64,256,1024 --local-mem 0,16384 --repeat 10)
 OCLGRIND_ARGS=(--local-size 16 --repeat 3)
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/xwg-study.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-csv_tmp=$work/discovery-local.csv
+csv_tmp=$tmp/discovery-local.csv
 ok=0
 skipped=0
 
 log() { echo "discovery: $*" >&2; }
-
-# icd_dir NAME: a folder holding only NAME.icd (empty when NAME is "").
-icd_dir() {
-    local d
-    d=$(mktemp -d "$work/icd.XXXXXX")
-    [ -n "$1" ] && cp "$vendors/$1.icd" "$d/"
-    echo "$d"
-}
 
 # run_one IMPL PLATFORM REFERENCE SOURCE TIMEOUT -- ENV... -- COMMAND...
 # Runs COMMAND with ENV, and appends its JSON to the CSV.
@@ -104,7 +90,7 @@ run_one() {
     local envs=()
     while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do envs+=("$1"); shift; done
     shift
-    local json=$work/$impl.json err=$work/$impl.err start end rc
+    local json=$tmp/$impl.json err=$tmp/$impl.err start end rc
     log "[$impl] running (limit ${limit}s): ${envs[*]} $*"
     start=$(date +%s)
     env "${envs[@]}" timeout "$limit" "$@" --json >"$json" 2>"$err"
@@ -136,8 +122,7 @@ run_one() {
 }
 
 # PoCL (CPU, pthread device).
-if [ -f "$vendors/pocl.icd" ]; then
-    d=$(icd_dir pocl)
+if d=$(icd_dir pocl); then
     for n in 1 2; do
         if [ "$n" = 1 ]; then impl=pocl-1thread; else impl=pocl-${n}threads; fi
         run_one "$impl" "Portable Computing Language" "$n" "worker threads" \
@@ -145,23 +130,22 @@ if [ -f "$vendors/pocl.icd" ]; then
             -- "$discover" "${NATIVE_ARGS[@]}"
     done
 else
-    log "PoCL: $vendors/pocl.icd not found; skipped"
+    log "PoCL: /etc/OpenCL/vendors/pocl.icd not found; skipped"
 fi
 
 # Mesa rusticl on llvmpipe.
-if [ -f "$vendors/rusticl.icd" ]; then
-    d=$(icd_dir rusticl)
+if d=$(icd_dir rusticl); then
     run_one rusticl-llvmpipe rusticl "" "" "$T_NATIVE" \
         -- OCL_ICD_VENDORS="$d" RUSTICL_ENABLE=llvmpipe \
         -- "$discover" "${NATIVE_ARGS[@]}"
 else
-    log "rusticl: $vendors/rusticl.icd not found; skipped"
+    log "rusticl: /etc/OpenCL/vendors/rusticl.icd not found; skipped"
 fi
 
 # Oclgrind (simulator; its wrapper preloads its own runtime, so the ICD
 # folder is left empty to make sure nothing else answers).
 if command -v oclgrind >/dev/null 2>&1; then
-    d=$(icd_dir "")
+    d=$(icd_dir none)
     for n in 1 2 4; do
         if [ "$n" = 1 ]; then impl=oclgrind-1thread; else impl=oclgrind-${n}threads; fi
         run_one "$impl" Oclgrind "$n" "oclgrind --num-threads" "$T_OCLGRIND" \
@@ -173,9 +157,8 @@ else
 fi
 
 if [ "$ok" -eq 0 ]; then
-    log "no implementation gave results; $out left as it was"
+    log "no implementation gave results; $csv left as it was"
     exit 1
 fi
-mkdir -p "$(dirname "$out")"
-cp "$csv_tmp" "$out"
-log "$ok run(s) written to $out ($skipped skipped)"
+cp "$csv_tmp" "$csv"
+log "$ok run(s) written to $csv ($skipped skipped)"

@@ -19,13 +19,12 @@
 # $OUT/fences-sass.txt, and runs xwg's tree and counter with and without
 # their releases (label xwg-nvidia-explore4).
 set -uo pipefail
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 label=xwg-nvidia-explore3
 [ "${1:-}" = fences ] && label=xwg-nvidia-explore4
-out=${OUT:-build/out}
-mkdir -p "$out"
 csv="$out/barrier-h200.csv"
 rm -f "$csv"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
 bench=/tmp/xwg-build/xwg-bench
 step=${1:-wake}
 if [ "$step" = fences ]; then

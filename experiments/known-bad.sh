@@ -11,9 +11,8 @@
 # recorded before the variants had names are labelled by their numbers
 # (nvidia-known-bad-3: the table's column "was").
 set -uo pipefail
-out=${OUT:-build/out}
-mkdir -p "$out"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 csv="$out/known-bad-h200.csv"
 echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"

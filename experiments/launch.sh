@@ -16,13 +16,12 @@
 # machine's PoCL (16 cores), without the CUDA rows, into
 # $OUT/launch-pocl16.csv.
 set -uo pipefail
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 trees=("$@")
 name=${NAME:-launch}
-out=${OUT:-build/out}
-mkdir -p "$out"
-platform=${PLATFORM:-NVIDIA}
+platform_name=${PLATFORM:-NVIDIA}
 csv="$out/launch-h200.csv"
-[ "$platform" = NVIDIA ] || csv="$out/launch-pocl16.csv"
+[ "$platform_name" = NVIDIA ] || csv="$out/launch-pocl16.csv"
 mkdir -p /etc/OpenCL/vendors
 echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export PATH=/opt/torch/.venv/bin:$PATH
@@ -41,7 +40,7 @@ for i in "${!trees[@]}"; do
 done
 nvcc -O3 -arch=sm_90 -Ibench/cuda -o /tmp/launch bench/cuda/launch.cu ||
   exit 1
-bench_args=(--platform-name "$platform" --local-size 256 --count 1000
+bench_args=(--platform-name "$platform_name" --local-size 256 --count 1000
             --requests 2000 --csv "$csv")
 for i in $(seq 1 "${REPEATS:-2}"); do
   for j in "${!labels[@]}"; do
@@ -50,7 +49,7 @@ for i in $(seq 1 "${REPEATS:-2}"); do
   done
   timeout 100 /tmp/xwg-build/xwg-launch-bench "${bench_args[@]}" \
       --label "$name$i" || exit 1
-  if [ "$i" = 1 ] && [ "$platform" = NVIDIA ]; then
+  if [ "$i" = 1 ] && [ "$platform_name" = NVIDIA ]; then
     timeout 100 /tmp/launch 1000 2000 >> "$csv" || exit 1
   fi
 done

@@ -12,10 +12,8 @@
 #           and record litmus-h200.csv with results/record.py
 #           (results/README.md).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
-if [ "${XWG_RUN_PLATFORM:-local}" = nvidia ]; then
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+if [ "$platform" = nvidia ]; then
   source "$root/scripts/nvidia_setup.sh" || exit 1
   timeout 500 /tmp/xwg-build/xwg-litmus --platform-name NVIDIA \
       --iterations 200 --json > "$out/litmus-h200.json"
@@ -24,8 +22,6 @@ fi
 build=${1:-$root/build}
 iterations=${2:-200}
 csv=$out/litmus.csv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 rm -f "$csv"
 run() { # implementation, vendors folder, extra environment...
   local impl=$1 vendors=$2; shift 2
@@ -34,10 +30,7 @@ run() { # implementation, vendors folder, extra environment...
       --iterations "$iterations" --json > "$tmp/$impl.json" &&
     python3 "$root/scripts/to_csv.py" litmus "$impl" "$csv" < "$tmp/$impl.json"
 }
-for v in pocl rusticl; do
-  mkdir -p "$tmp/$v"
-  [ -f /etc/OpenCL/vendors/$v.icd ] && cp /etc/OpenCL/vendors/$v.icd "$tmp/$v/"
-done
-[ -f "$tmp/pocl/pocl.icd" ] && run pocl-2threads "$tmp/pocl" POCL_MAX_PTHREAD_COUNT=2
-[ -f "$tmp/rusticl/rusticl.icd" ] && run rusticl-llvmpipe "$tmp/rusticl" RUSTICL_ENABLE=llvmpipe
+pocl=$(icd_dir pocl) && run pocl-2threads "$pocl" POCL_MAX_PTHREAD_COUNT=2
+rusticl=$(icd_dir rusticl) &&
+  run rusticl-llvmpipe "$rusticl" RUSTICL_ENABLE=llvmpipe
 echo "litmus: $(($(wc -l < "$csv") - 1)) rows in $csv" >&2

@@ -6,15 +6,10 @@
 # $OUT/racecheck-plain.csv (bench/racecheck_plain_runs.py's columns;
 # record it with results/record.py). scripts/run racecheck runs it.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 build=${1:-$root/build}
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
 csv=$out/racecheck-plain.csv
 rm -f "$csv"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/pocl" && cp /etc/OpenCL/vendors/pocl.icd "$tmp/pocl/"
 plain() { # LABEL VENDORS [ENV...]
   local label=$1 vendors=$2
   shift 2
@@ -23,5 +18,5 @@ plain() { # LABEL VENDORS [ENV...]
     --label "$label" --csv "$csv" --racecheck "$build/xwg-racecheck" \
     "$build/tests/racecheck_driver" "$root"/tests/racecheck/*.cl
 }
-plain pocl "$tmp/pocl" POCL_MAX_PTHREAD_COUNT=2
-plain intel "$root/build/intel-opencl/icd"
+plain pocl "$(icd_dir pocl)" POCL_MAX_PTHREAD_COUNT=2
+plain intel "$(icd_dir intel)"

@@ -8,9 +8,8 @@
 # loops of xwg's barrier and of grid.sync() can be compared instruction by
 # instruction.
 set -uo pipefail
-out=${OUT:-build/out}
-mkdir -p "$out"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
 export PATH=/usr/local/cuda/bin:$PATH
 for path in ptx cl20; do
   XWG_ATOMICS=$path timeout 120 /tmp/xwg-build/xwg-bench \

@@ -21,42 +21,34 @@
 #           there; the cl20 path gets the same 10^6 episodes per size.
 # Record the CSV with results/record.py.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 
-if [ "${XWG_RUN_PLATFORM:-local}" = local ]; then
+if [ "$platform" = local ]; then
   build=${1:-$root/build}
   driver=$build/barrier_driver
   csv=$out/barrier-stress-local.csv
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
   echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
 
-  vendor() { mkdir -p "$tmp/$1" && cp "/etc/OpenCL/vendors/$1.icd" "$tmp/$1/"; }
-
-  if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
-    vendor pocl
+  if pocl=$(icd_dir pocl); then
     echo "== PoCL, 2 threads" >&2
-    OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 "$driver" \
+    OCL_ICD_VENDORS=$pocl POCL_MAX_PTHREAD_COUNT=2 timeout 900 "$driver" \
       --local-size 1024 --episodes 20000 --launches 5 --csv "$csv" --label pocl-2threads
   fi
-  if [ -f /etc/OpenCL/vendors/rusticl.icd ]; then
-    vendor rusticl
+  if rusticl=$(icd_dir rusticl); then
     echo "== Mesa rusticl (expected: refused)" >&2
-    RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl timeout 300 "$driver" \
+    RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$rusticl timeout 300 "$driver" \
       --local-size 64 --only stress --episodes 1000 --launches 1 --csv "$csv" \
       --label rusticl
     echo "== Mesa rusticl, forced past its self-test" >&2
-    RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$tmp/rusticl XWG_SELF_TEST=report \
+    RUSTICL_ENABLE=llvmpipe OCL_ICD_VENDORS=$rusticl XWG_SELF_TEST=report \
       timeout 300 "$driver" --local-size 64 --only stress --episodes 1000 \
       --launches 2 --csv "$csv" --label rusticl-forced
   fi
   if command -v oclgrind >/dev/null; then
-    mkdir -p "$tmp/none"
+    none=$(icd_dir none)
     for only in stress jacobi; do
       echo "== Oclgrind, 2 threads, $only" >&2
-      OCL_ICD_VENDORS=$tmp/none timeout 900 oclgrind --num-threads 2 "$driver" \
+      OCL_ICD_VENDORS=$none timeout 900 oclgrind --num-threads 2 "$driver" \
         --local-size 16 --episodes 100 --launches 2 --jacobi-iters 100 \
         --only $only --csv "$csv" --label oclgrind-2threads
     done

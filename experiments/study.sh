@@ -21,42 +21,32 @@
 #           STUDY_TIME_LIMIT (default 150) is each file's --time-limit.
 # Copy the files into results/study/ and run results/render.py.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/out}
-mkdir -p "$out"
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 
-if [ "${XWG_RUN_PLATFORM:-local}" = local ]; then
+if [ "$platform" = local ]; then
   build=${1:-$root/build}
   shift $(($# > 0 ? 1 : 0))
   log=$out/study-local.txt
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  for v in pocl rusticl; do
-    mkdir -p "$tmp/$v"
-    [ -f /etc/OpenCL/vendors/$v.icd ] && cp /etc/OpenCL/vendors/$v.icd "$tmp/$v/"
-  done
-  mkdir -p "$tmp/none"
-  intel=$root/build/intel-opencl/icd
   status=0
   {
-    if [ -f "$tmp/pocl/pocl.icd" ]; then
+    if pocl=$(icd_dir pocl); then
       echo "== PoCL, 2 threads"
-      OCL_ICD_VENDORS=$tmp/pocl POCL_MAX_PTHREAD_COUNT=2 "$build/xwg-study" \
+      OCL_ICD_VENDORS=$pocl POCL_MAX_PTHREAD_COUNT=2 "$build/xwg-study" \
           --out "$out/pocl-2threads-local.json" "$@" || status=1
     fi
-    if [ -f "$tmp/rusticl/rusticl.icd" ]; then
+    if rusticl=$(icd_dir rusticl); then
       echo "== Mesa rusticl on llvmpipe"
-      OCL_ICD_VENDORS=$tmp/rusticl RUSTICL_ENABLE=llvmpipe "$build/xwg-study" \
+      OCL_ICD_VENDORS=$rusticl RUSTICL_ENABLE=llvmpipe "$build/xwg-study" \
           --out "$out/rusticl-llvmpipe-local.json" "$@" || status=1
     fi
     if command -v oclgrind >/dev/null; then
       # Oclgrind preloads its own runtime: nothing else may answer.
       echo "== Oclgrind, 2 threads"
-      OCL_ICD_VENDORS=$tmp/none "$build/xwg-study" \
+      OCL_ICD_VENDORS=$(icd_dir none) "$build/xwg-study" \
           --runner "oclgrind --num-threads 2" \
           --out "$out/oclgrind-2threads-local.json" "$@" || status=1
     fi
-    if [ -d "$intel" ]; then
+    if intel=$(icd_dir intel); then
       # One worker per core (tests/intel_tests.cmake): "2threads" is the
       # 2-core machine's.
       echo "== Intel's OpenCL runtime"

@@ -18,11 +18,12 @@
 # With no arguments (scripts/run variants --platform nvidia): the GPU
 # machine's build, NVIDIA, $OUT/variant-stress-h200.csv.
 set -uo pipefail
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 if [ $# -eq 0 ]; then
-  source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
-  set -- /tmp/xwg-build NVIDIA "${OUT:-build/out}/variant-stress-h200.csv"
+  source "$root/scripts/nvidia_setup.sh" || exit 1
+  set -- /tmp/xwg-build NVIDIA "$out/variant-stress-h200.csv"
 fi
-build=$1 platform=$2 csv=$3 sizes=${4:-256 1024}
+build=$1 platform_name=$2 csv=$3 sizes=${4:-256 1024}
 episodes=${XWG_VARIANT_EPISODES:-100000} launches=${XWG_VARIANT_LAUNCHES:-10}
 status=0
 run() { # TAG OPTIONS [ENVIRONMENT...]
@@ -39,8 +40,9 @@ run() { # TAG OPTIONS [ENVIRONMENT...]
     for attempt in 1 2 3; do
       echo "== variant $tag, $size work-items per group (try $attempt)" >&2
       : > "$rows"
-      env "$@" timeout 300 "$build/barrier_driver" --platform-name "$platform" \
-          --local-size "$size" --episodes "$episodes" --launches "$launches" \
+      env "$@" timeout 300 "$build/barrier_driver" \
+          --platform-name "$platform_name" --local-size "$size" \
+          --episodes "$episodes" --launches "$launches" \
           --only stress --min-groups 2 --build-options "$options" \
           --csv "$rows" --label "${XWG_VARIANT_LABEL:-variant}-$tag"
       grep -q "fewer groups than" "$rows" || break

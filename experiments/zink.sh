@@ -21,11 +21,10 @@
 #           cl20 path forced past it, discovery, the sort, the stress
 #           driver and the message-passing litmus tests.
 set -uo pipefail
+source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 step=${1:-why}
-out=${OUT:-build/out}
-mkdir -p "$out"
 log="$out/zink-$step.txt"
-source "$(dirname "$0")/../scripts/nvidia_setup.sh" || exit 1
+source "$root/scripts/nvidia_setup.sh" || exit 1
 cmake --build /tmp/xwg-build --target visibility_driver >/dev/null || exit 1
 zink_setup
 zink="bash .zink/run.sh"

@@ -1,7 +1,8 @@
 # nvidia_setup.sh - sourced by the experiments that run on the GPU machine
 # (an NVIDIA GPU with its OpenCL driver and the CUDA toolkit, no network;
-# scripts/run EXPERIMENT --platform nvidia): the vendors file that its
-# loader needs for NVIDIA's OpenCL, the tools on the PATH, and a Release
+# scripts/run EXPERIMENT --platform nvidia), after
+# scripts/experiment_prologue.sh: the vendors file that its loader needs
+# for NVIDIA's OpenCL, the tools on the PATH, and a Release
 # build of the library, xwg-discover and the drivers in /tmp/xwg-build (no
 # tests: Check is not installed there). It also defines
 #   zink_setup, for the experiments that run programs through rusticl on
