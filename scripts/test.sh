@@ -11,6 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${XWG_TEST_BUILD_DIR:-build-test}
+# Both runs share one program cache (docs/host-api.md, xwg_program_build):
+# the suites build the same programs in hundreds of processes, and
+# Intel's runtime would compile each one every time. Each program is
+# still compiled from source once, by its first build; the cache's own
+# tests use folders of their own.
+export XWG_PROGRAM_CACHE=${XWG_PROGRAM_CACHE:-$PWD/$build/program-cache}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j2
