@@ -24,7 +24,7 @@ source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 source "$root/scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 stress="$out/collectives-stress-h200.csv"
-echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$stress"
+driver_csv "$stress"
 status=0
 echo "== divergence check at 64, 256 and 1024, and its known-bad build" >&2
 for local in 64 256 1024; do

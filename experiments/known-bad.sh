@@ -15,7 +15,7 @@ source "$(dirname "$0")/../scripts/experiment_prologue.sh" || exit 1
 source "$root/scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 csv="$out/known-bad-h200.csv"
-echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
+driver_csv "$csv"
 run() { # LABEL LOCAL [DRIVER OPTIONS...]
   local label=$1 local=$2
   shift 2

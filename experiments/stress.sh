@@ -27,7 +27,7 @@ if [ "$platform" = local ]; then
   build=${1:-$root/build}
   driver=$build/barrier_driver
   csv=$out/barrier-stress-local.csv
-  echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
+  driver_csv "$csv"
 
   if pocl=$(icd_dir pocl); then
     echo "== PoCL, 2 threads" >&2
@@ -60,7 +60,7 @@ fi
 source "$root/scripts/nvidia_setup.sh" || exit 1
 driver=/tmp/xwg-build/barrier_driver
 csv="$out/barrier-stress-h200.csv"
-echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$csv"
+driver_csv "$csv"
 status=0
 for local in 64 256 1024; do
   echo "== ${local} work-items per group" >&2

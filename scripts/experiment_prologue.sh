@@ -15,7 +15,9 @@
 #     OpenCL implementation NAME answers;
 #   at_exit COMMAND, which runs COMMAND when the experiment exits: the
 #     prologue holds the EXIT trap (and runs one set before it), so an
-#     experiment adds to it this way instead of setting its own.
+#     experiment adds to it this way instead of setting its own;
+#   driver_csv FILE, which starts FILE with barrier_driver's CSV header
+#     (the driver appends its rows under --csv and writes no header).
 # The GPU machine's own setup is scripts/nvidia_setup.sh, which the nvidia
 # branches source after this.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) || exit 1
@@ -55,4 +57,10 @@ icd_dir() {
       [ "$1" = none ] ||
         cp "/etc/OpenCL/vendors/$1.icd" "$tmp/vendors/$1/" 2>/dev/null ;;
   esac
+}
+
+# driver_csv FILE: FILE emptied to the header of barrier_driver's rows
+# (tests/drivers/barrier_driver.c, its --csv).
+driver_csv() {
+  echo "label,device,path,test,variant,local_size,groups,episodes,errors,seconds,result,note" > "$1"
 }
