@@ -230,7 +230,7 @@ int xwg__program_build(xwg_context *ctx, const char *source,
  * neither can fail a build. xwg__cache_state_arg: 1 with the parameter
  * of a kernel whose program came from the cache without argument info,
  * else 0. */
-cl_program xwg__cache_load(xwg_context *ctx, const char *source,
+cl_program xwg__cache_load(const xwg_context *ctx, const char *source,
                            const char *options);
 void xwg__cache_store(const xwg_context *ctx, const char *source,
                       const char *options, cl_program program);

@@ -249,20 +249,46 @@ static int read_entry(const char *path, const char *key, size_t len,
 
 /* ---- Loading ----------------------------------------------------------- */
 
+/* Every kernel of program into *kernels (malloc'd; NULL for none), their
+ * count in *n. 0 when they cannot be made (then nothing to release).
+ * kernels_release gives them back. */
+static int program_kernels(cl_program program, cl_kernel **kernels,
+                           cl_uint *n)
+{
+    *kernels = NULL;
+    *n = 0;
+    if (clCreateKernelsInProgram(program, 0, NULL, n) != CL_SUCCESS)
+        return 0;
+    if (*n == 0)
+        return 1;
+    /* All of them: the call refuses room for fewer than the program has. */
+    *kernels = calloc(*n, sizeof **kernels);
+    if (*kernels != NULL &&
+        clCreateKernelsInProgram(program, *n, *kernels, NULL) == CL_SUCCESS)
+        return 1;
+    free(*kernels);
+    *kernels = NULL;
+    *n = 0;
+    return 0;
+}
+
+static void kernels_release(cl_kernel *kernels, cl_uint n)
+{
+    for (cl_uint i = 0; kernels != NULL && i < n; i++)
+        clReleaseKernel(kernels[i]);
+    free(kernels);
+}
+
 /* Whether the program's kernels answer CL_KERNEL_ARG_NAME: then a launch
  * finds its parameter as in any program, and nothing need be recorded. */
 static int has_arg_info(cl_program program)
 {
-    cl_uint n = 0;
-    if (clCreateKernelsInProgram(program, 0, NULL, &n) != CL_SUCCESS || n == 0)
-        return 1; /* no kernel: nothing to find */
-    /* All of them: the call refuses room for fewer than the program has. */
-    cl_kernel *kernels = calloc(n, sizeof *kernels);
-    if (kernels == NULL ||
-        clCreateKernelsInProgram(program, n, kernels, NULL) != CL_SUCCESS) {
-        free(kernels);
+    cl_kernel *kernels;
+    cl_uint n;
+    if (!program_kernels(program, &kernels, &n))
         return 0; /* cannot tell: record, to be safe */
-    }
+    if (n == 0)
+        return 1; /* no kernel: nothing to find */
     cl_uint args = 0;
     size_t bytes = 0; /* the size alone: no buffer can be too small */
     int info = clGetKernelInfo(kernels[0], CL_KERNEL_NUM_ARGS, sizeof args,
@@ -270,9 +296,7 @@ static int has_arg_info(cl_program program)
                (args == 0 ||
                 clGetKernelArgInfo(kernels[0], 0, CL_KERNEL_ARG_NAME, 0, NULL,
                                    &bytes) != CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
-    for (cl_uint i = 0; i < n; i++)
-        clReleaseKernel(kernels[i]);
-    free(kernels);
+    kernels_release(kernels, n);
     return info;
 }
 
@@ -311,7 +335,7 @@ static int record_args(cl_program program, entry *e)
     return ok;
 }
 
-cl_program xwg__cache_load(xwg_context *ctx, const char *source,
+cl_program xwg__cache_load(const xwg_context *ctx, const char *source,
                            const char *options)
 {
     const char *dir = cache_dir(ctx);
@@ -421,14 +445,12 @@ static int program_binary(const xwg_context *ctx, cl_program program,
  * argument info), into e. 0 when they cannot be listed. */
 static int program_args(cl_program program, entry *e)
 {
-    cl_uint n = 0;
-    if (clCreateKernelsInProgram(program, 0, NULL, &n) != CL_SUCCESS)
+    cl_kernel *kernels;
+    cl_uint n;
+    if (!program_kernels(program, &kernels, &n))
         return 0;
-    cl_kernel *kernels = n ? calloc(n, sizeof *kernels) : NULL;
     e->args = n ? calloc(n, sizeof *e->args) : NULL;
-    int ok = n == 0 || (kernels != NULL && e->args != NULL &&
-                        clCreateKernelsInProgram(program, n, kernels, NULL) ==
-                            CL_SUCCESS);
+    int ok = n == 0 || e->args != NULL;
     /* A kernel without XWG_STATE sets xwg_last_error(), which must still
      * say what it said before this successful build. */
     char said[512];
@@ -452,10 +474,7 @@ static int program_args(cl_program program, entry *e)
         xwg__set_last_error("%s", said);
     else
         xwg__clear_last_error();
-    for (cl_uint i = 0; kernels != NULL && i < n; i++)
-        if (kernels[i] != NULL)
-            clReleaseKernel(kernels[i]);
-    free(kernels);
+    kernels_release(kernels, n);
     return ok;
 }
 
