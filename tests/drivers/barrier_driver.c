@@ -79,7 +79,8 @@ void report(driver *d, const char *test, const char *variant,
     ok ? d->passed++ : d->failed++;
 }
 
-cl_kernel build(driver *d, const char *source, const char *name)
+void build_kernels(driver *d, const char *source, const char *const *names,
+                   size_t count, cl_kernel *kernels)
 {
     cl_program prog = NULL;
     char *log = NULL;
@@ -95,8 +96,15 @@ cl_kernel build(driver *d, const char *source, const char *name)
         exit(2);
     }
     free(log);
-    cl_kernel k = clCreateKernel(prog, name, &err);
+    for (size_t i = 0; i < count; i++)
+        kernels[i] = clCreateKernel(prog, names[i], &err);
     clReleaseProgram(prog);
+}
+
+cl_kernel build(driver *d, const char *source, const char *name)
+{
+    cl_kernel k;
+    build_kernels(d, source, &name, 1, &k);
     return k;
 }
 

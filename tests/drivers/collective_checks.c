@@ -208,31 +208,70 @@ static cl_mem expected_table(driver *d, cl_uint n)
     return m;
 }
 
+/* collectives.cl's kernels, one per family of collectives. */
+enum { FAMILIES = 3 };
+static const char *const family_kernels[FAMILIES] = {
+    "collectives_reduce", "collectives_nonblocking", "collectives_scan"};
+
+/* Launches every family's kernel once with opts, each after the errors
+ * are zeroed, and adds what each found into found[]. Stops at the first
+ * failed launch or at a count of groups other than the table's
+ * (found[E_GROUPS]). */
+static int launch_families(driver *d, cl_kernel *k, cl_mem errors,
+                           const xwg_launch_options *opts, cl_uint *found)
+{
+    int err = XWG_SUCCESS;
+    for (int f = 0; f < FAMILIES && err == XWG_SUCCESS; f++) {
+        const cl_uint zeros[ERROR_KINDS] = {0};
+        cl_uint mine[ERROR_KINDS];
+        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zeros,
+                             zeros, 0, NULL, NULL);
+        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
+        err = xwg_launch_ex(d->xc, d->queue, k[f], d->local, opts, &info);
+        read_errors(d, errors, mine, ERROR_KINDS);
+        for (int e = 0; e < E_GROUPS; e++)
+            found[e] += mine[e];
+        found[E_GROUPS] = mine[E_GROUPS];
+        if (mine[E_GROUPS] != 0)
+            break;
+    }
+    return err;
+}
+
 void run_collectives(driver *d, xwg_barrier_algo algo)
 {
     static const char *kinds[ERROR_KINDS] = {"reduce", "broadcast", "scan",
                                              "total", "barrier", "groups"};
-    cl_kernel k = build(d, collectives_source, "collectives");
+    cl_kernel k[FAMILIES];
+    build_kernels(d, collectives_source, family_kernels, FAMILIES, k);
     cl_mem errors = buffer(d, ERROR_KINDS * sizeof(cl_uint));
     cl_uint episodes = d->episodes, n = 0;
     /* Every argument set for discovery; the table comes once its size is
-     * known. */
-    for (cl_uint a = 0; a < 3; a++)
-        clSetKernelArg(k, a, sizeof errors, &errors);
-    clSetKernelArg(k, 3, sizeof n, &n);
-    clSetKernelArg(k, 4, sizeof episodes, &episodes);
-    xwg_occupancy occ = XWG_OCCUPANCY_INIT;
-    int err = xwg_discover(d->xc, k, d->local, &occ);
-    n = d->groups ? d->groups : occ.groups;
+     * known. The groups: the fewest that any family's kernel holds. */
+    int err = XWG_SUCCESS;
+    for (int f = 0; f < FAMILIES && err == XWG_SUCCESS; f++) {
+        for (cl_uint a = 0; a < 3; a++)
+            clSetKernelArg(k[f], a, sizeof errors, &errors);
+        clSetKernelArg(k[f], 3, sizeof n, &n);
+        clSetKernelArg(k[f], 4, sizeof episodes, &episodes);
+        xwg_occupancy occ = XWG_OCCUPANCY_INIT;
+        err = xwg_discover(d->xc, k[f], d->local, &occ);
+        if (f == 0 || occ.groups < n)
+            n = occ.groups;
+    }
+    if (d->groups)
+        n = d->groups;
     if (err != XWG_SUCCESS) { /* e.g. a kernel too large for the size */
         report(d, "collectives", xwg_barrier_algo_name(algo), 0, 0, 0, 0, 0,
                xwg_status_name(err));
         clReleaseMemObject(errors);
-        clReleaseKernel(k);
+        for (int f = 0; f < FAMILIES; f++)
+            clReleaseKernel(k[f]);
         return;
     }
     cl_mem data = buffer(d, (size_t)n * d->local * sizeof(cl_uint));
-    clSetKernelArg(k, 0, sizeof data, &data);
+    for (int f = 0; f < FAMILIES; f++)
+        clSetKernelArg(k[f], 0, sizeof data, &data);
     xwg_launch_options opts = XWG_LAUNCH_OPTIONS_INIT;
     opts.barrier = algo;
     opts.groups = n; /* the data buffer's groups, at most */
@@ -247,25 +286,27 @@ void run_collectives(driver *d, xwg_barrier_algo algo)
     for (unsigned i = 0, tries = 0; err == XWG_SUCCESS && i < d->launches;) {
         if (table == NULL) {
             table = expected_table(d, n);
-            clSetKernelArg(k, 2, sizeof table, &table);
-            clSetKernelArg(k, 3, sizeof n, &n);
+            for (int f = 0; f < FAMILIES; f++) {
+                clSetKernelArg(k[f], 2, sizeof table, &table);
+                clSetKernelArg(k[f], 3, sizeof n, &n);
+            }
         }
-        const cl_uint zeros[ERROR_KINDS] = {0};
-        clEnqueueWriteBuffer(d->queue, errors, CL_TRUE, 0, sizeof zeros,
-                             zeros, 0, NULL, NULL);
-        xwg_launch_info info = XWG_LAUNCH_INFO_INIT;
-        err = xwg_launch_ex(d->xc, d->queue, k, d->local, &opts, &info);
-        read_errors(d, errors, found, ERROR_KINDS);
-        if (err == XWG_SUCCESS && found[E_GROUPS] != 0) {
-            if (++tries == 3)
+        cl_uint mine[ERROR_KINDS] = {0};
+        err = launch_families(d, k, errors, &opts, mine);
+        if (err == XWG_SUCCESS && mine[E_GROUPS] != 0) {
+            if (++tries == 3) {
+                found[E_GROUPS] = mine[E_GROUPS];
                 break;
-            n = found[E_GROUPS];
+            }
+            n = mine[E_GROUPS];
             clReleaseMemObject(table);
             table = NULL;
             continue;
         }
-        for (int e = 0; e < E_GROUPS; e++)
-            bad += found[e];
+        for (int e = 0; e < E_GROUPS; e++) {
+            found[e] += mine[e];
+            bad += mine[e];
+        }
         total += episodes;
         i++;
     }
@@ -290,7 +331,8 @@ void run_collectives(driver *d, xwg_barrier_algo algo)
         clReleaseMemObject(table);
     clReleaseMemObject(data);
     clReleaseMemObject(errors);
-    clReleaseKernel(k);
+    for (int f = 0; f < FAMILIES; f++)
+        clReleaseKernel(k[f]);
 }
 
 void run_collective_misuse(driver *d, xwg_barrier_algo algo)

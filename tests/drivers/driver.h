@@ -39,6 +39,10 @@ void report(driver *d, const char *test, const char *variant, cl_uint groups,
 /* Builds source with d->options and creates kernel `name`; exits 2 on a
  * build failure, with the log. */
 cl_kernel build(driver *d, const char *source, const char *name);
+/* build() for several kernels of one program, built once, into
+ * kernels[0 .. count). */
+void build_kernels(driver *d, const char *source, const char *const *names,
+                   size_t count, cl_kernel *kernels);
 /* A zeroed read-write buffer; exits 2 if it cannot be made. */
 cl_mem buffer(driver *d, size_t bytes);
 
