@@ -35,8 +35,20 @@ endif()
 set(INTEL_VENDORS "${XWG_INTEL_ICD_DIR}")
 # XWG_TEST_RESIDENCY=per-launch: the tests' forced group counts keep
 # discovery on (tests/test_util.h, test_force_groups).
+# XWG_PROGRAM_CACHE (docs/host-api.md, xwg_program_build): Intel
+# compiles each program again in every process, and the suites build the
+# same programs in dozens. The cache that the environment named at
+# configure time (scripts/test.sh names one for both of its builds), else
+# one in the build folder. Each program is still compiled from source
+# once; the cache's own tests use folders of their own.
+if(DEFINED ENV{XWG_PROGRAM_CACHE} AND NOT "$ENV{XWG_PROGRAM_CACHE}" STREQUAL "")
+  set(INTEL_PROGRAM_CACHE "$ENV{XWG_PROGRAM_CACHE}")
+else()
+  set(INTEL_PROGRAM_CACHE "${CMAKE_BINARY_DIR}/program-cache")
+endif()
 set(INTEL_ENV "OCL_ICD_VENDORS=${INTEL_VENDORS}" "XWG_TEST_THREADS=2"
-              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300")
+              "XWG_TEST_RESIDENCY=per-launch" "CK_DEFAULT_TIMEOUT=300"
+              "XWG_PROGRAM_CACHE=${INTEL_PROGRAM_CACHE}")
 
 # Adds test NAME running COMMAND... on Intel with the given labels
 # (besides "intel") and a timeout; more properties may follow with
@@ -100,6 +112,36 @@ foreach(case "stress|BARRIER_NOOP|${wrong_values}"
     ENVIRONMENT "${INTEL_ENV};XWG_TEST_BROKEN=${broken};XWG_TEST_CASE=${which};XWG_TEST_ONLY=${which}_counter")
 endforeach()
 
+# The collectives' programs, built into the cache before the tests that
+# run them: the build needs no second core, so it runs beside other
+# tests, while the tests themselves run alone (xwg_intel_test). Each
+# compile takes about 13 s on this 2-core machine, in the serial part of
+# the run if left to the tests. A driver run with no launches builds and
+# discovers only; its options are those of the tests below (the local
+# size, the context's barriers, the known-bad variant): the counter's
+# program at 64 is the tree's too.
+foreach(case "64|counter|" "64|xf|" "1024|counter|"
+             "64|counter|PARTIALS_READ_EARLY"
+             "64|counter|NONBLOCKING_READ_EARLY")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 local)
+  list(GET parts 1 algo)
+  list(GET parts 2 broken)
+  set(name prebuild_collectives_intel_${local}_${algo})
+  set(broken_option)
+  if(broken)
+    string(TOLOWER "${broken}" lower)
+    set(name ${name}_${lower})
+    set(broken_option --broken ${broken})
+  endif()
+  add_test(NAME ${name}
+    COMMAND barrier_driver --local-size ${local} --launches 0
+            --only collectives --algo ${algo} ${broken_option})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 600
+    LABELS "intel;prebuild" ENVIRONMENT "${INTEL_ENV}"
+    FIXTURES_SETUP intel_collectives_programs)
+endforeach()
+
 # The split barrier and the collectives on two groups (see above), every
 # algorithm, checked bit for bit against the host; the misuses; and the
 # known-bad split barrier and collectives caught.
@@ -123,6 +165,9 @@ foreach(case "split|64|40|" "collectives|64|16|counter"
       --min-groups 2 --watchdog-ms 20000 --only ${only}
       ${algo_option})
 endforeach()
+set_tests_properties(collectives_intel_64_counter collectives_intel_64_tree
+  collectives_intel_64_xf collectives_intel_1024_counter PROPERTIES
+  FIXTURES_REQUIRED intel_collectives_programs)
 # The split barrier's wait that does not wait shows on two groups only
 # once they drift apart: 40 episodes caught it in 2 of 5 runs, and one
 # launch of 4000 in 7 of 8 (a clean-clone CI run at a1ab7f5 saw it pass);
@@ -145,6 +190,10 @@ foreach(case "SPLIT_WAIT_SKIPPED|split|4000|8|split counter: FAIL [(][^)]* [1-9]
       --algo counter --only ${only} --watchdog-ms 2000
       --broken ${broken})
   set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}")
+  if(only STREQUAL collectives)
+    set_tests_properties(${name} PROPERTIES
+      FIXTURES_REQUIRED intel_collectives_programs)
+  endif()
 endforeach()
 
 # The examples and applications check their own answers.
