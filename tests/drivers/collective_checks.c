@@ -4,7 +4,8 @@
  *   split        the stress check through xwg_barrier_arrive/_wait, with
  *                work between them;
  *   collectives  every all-reduce (blocking and nonblocking), broadcast
- *                and scan in every episode,
+ *                and scan, in three kernels (one per family) that each
+ *                run every episode,
  *                each result compared bit for bit with the host's
  *                reference, which follows the order of summation that
  *                kernels/xwg_collectives.cl documents (so a float result
@@ -281,8 +282,10 @@ void run_collectives(driver *d, xwg_barrier_algo algo)
     double start = now_s();
     cl_mem table = NULL;
     /* A launch that discovery gave another count checks nothing: build
-     * the table for that count, and run it again (three times at most: a
-     * busy CPU device admits fewer groups from launch to launch). */
+     * the table for that count, and run it again (three times at most
+     * for one launch: a busy CPU device admits fewer groups from launch
+     * to launch). What the families before it found, with the right
+     * table, counts. */
     for (unsigned i = 0, tries = 0; err == XWG_SUCCESS && i < d->launches;) {
         if (table == NULL) {
             table = expected_table(d, n);
@@ -293,6 +296,10 @@ void run_collectives(driver *d, xwg_barrier_algo algo)
         }
         cl_uint mine[ERROR_KINDS] = {0};
         err = launch_families(d, k, errors, &opts, mine);
+        for (int e = 0; e < E_GROUPS; e++) {
+            found[e] += mine[e];
+            bad += mine[e];
+        }
         if (err == XWG_SUCCESS && mine[E_GROUPS] != 0) {
             if (++tries == 3) {
                 found[E_GROUPS] = mine[E_GROUPS];
@@ -303,11 +310,8 @@ void run_collectives(driver *d, xwg_barrier_algo algo)
             table = NULL;
             continue;
         }
-        for (int e = 0; e < E_GROUPS; e++) {
-            found[e] += mine[e];
-            bad += mine[e];
-        }
         total += episodes;
+        tries = 0;
         i++;
     }
     char note[160] = "";
