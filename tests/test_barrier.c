@@ -35,6 +35,16 @@
 #define STRESS_EPISODES 20000 /* per launch */
 #define STRESS_LAUNCHES 3     /* 60,000 episodes per run of stress() */
 
+/* Episodes per stress launch: STRESS_EPISODES, or XWG_TEST_STRESS_EPISODES.
+ * The AddressSanitizer build sets fewer (tests/CMakeLists.txt): the
+ * sanitizer sees the host code, which is the same at any count, and not
+ * the episodes, which run in PoCL's uninstrumented kernel code. */
+static cl_uint stress_episodes(void)
+{
+    int n = test_env_int("XWG_TEST_STRESS_EPISODES", STRESS_EPISODES);
+    return n > 0 ? (cl_uint)n : STRESS_EPISODES;
+}
+
 static char broken_options[128];
 
 /* Clusters of the tree barrier: 96 groups by default. PoCL here runs two
@@ -112,7 +122,7 @@ static void stress(xwg_barrier_algo algo)
                                     build_options());
     xwg_occupancy occ = XWG_OCCUPANCY_INIT;
     cl_mem errors = make_buffer(&env, sizeof(cl_uint));
-    cl_uint episodes = STRESS_EPISODES;
+    cl_uint episodes = stress_episodes();
     clSetKernelArg(k, 0, sizeof errors, &errors); /* placeholder */
     clSetKernelArg(k, 1, sizeof errors, &errors);
     clSetKernelArg(k, 2, sizeof episodes, &episodes);
@@ -436,7 +446,7 @@ START_TEST(tree_wakes_share_one_state_buffer)
     test_env_open(&env, NULL);
     const size_t local = 64;
     const cl_uint groups = (cl_uint)test_env_int("XWG_TEST_THREADS", 2);
-    const cl_uint episodes = STRESS_EPISODES;
+    const cl_uint episodes = stress_episodes();
     const char *flat = NULL; /* the shipped tree: flat at this size */
     const char *cluster = "-DXWG_TUNE_TREE_FLAT_MAX=0u";
     cl_kernel wake[2] = {
